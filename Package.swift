@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+// Picturebook: scanned picture books → clear, multilingual digital books.
+//
+// Modules, in the order data flows through them (each depends only on those above it):
+//   CPNG, CJPEG, CFreeType, CHarfBuzz, CFriBidi  system C libraries, found with pkg-config
+//   CShim          the little C that Swift cannot do safely (setjmp error traps, macro wrappers)
+//   Geometry       points, sizes, rects, affine transforms; shared by pixels and layout
+//   Raster         pixel buffers, conversions, compositing, resampling
+//   Codecs         PNG and JPEG decode/encode, format sniffing, EXIF orientation, size limits
+//   Typesetting    fonts, shaping, bidi, line breaking, text layout and drawing
+//   picturebook    the command-line tool
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "Picturebook",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "picturebook", targets: ["picturebook"]),
+        .library(name: "Geometry", targets: ["Geometry"]),
+        .library(name: "Raster", targets: ["Raster"]),
+        .library(name: "Codecs", targets: ["Codecs"]),
+        .library(name: "Typesetting", targets: ["Typesetting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        systemLibrary("CPNG", pkgConfig: "libpng16", apt: "libpng-dev"),
+        systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: "libjpeg62-turbo-dev"),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
+        systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
+        systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
+        .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
+
+        .target(name: "Geometry", swiftSettings: swiftSettings),
+        .target(name: "Raster", dependencies: ["Geometry"], swiftSettings: swiftSettings),
+        .target(name: "Codecs", dependencies: ["Raster", "CShim", "CPNG", "CJPEG"], swiftSettings: swiftSettings),
+        .target(
+            name: "Typesetting",
+            dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi"],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "picturebook",
+            dependencies: [
+                "Codecs", "Raster", "Typesetting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: swiftSettings),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),
+        .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["Codecs"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,2 @@
+// The C that Swift cannot do safely. See shim.c.
+#pragma once

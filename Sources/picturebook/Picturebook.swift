@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct Picturebook: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "picturebook",
+        abstract: "Turn scanned picture books into clear, multilingual digital books.",
+        subcommands: [])
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what Picturebook needs on Debian 12 beyond the Swift toolchain: the C libraries it links,
+# the fonts it typesets with, and the peer tools its benchmarks and tests compare against.
+# Idempotent: packages already present are not touched, so a second run takes a second.
+#
+#   Tools/setup.sh            libraries + fonts (enough to build, run and test)
+#   Tools/setup.sh --bench    also the peer tools the benchmarks time (djpeg, vips, ImageMagick, ...)
+#   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
+  fonts-noto-core fonts-noto-cjk
+)
+for arg in "$@"; do
+  case "$arg" in
+    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine) ;;
+    --browser) packages+=(chromium chromium-driver) ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --bench or --browser)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "setup: the Swift toolchain (6.1 or later) is not on PATH; install it from swift.org first" >&2
+  exit 1
+fi
