@@ -4,6 +4,7 @@
 // Modules, in the order data flows through them (each depends only on those above it):
 //   CPNG, CJPEG, CFreeType, CHarfBuzz, CFriBidi  system C libraries, found with pkg-config
 //   CShim          the little C that Swift cannot do safely (setjmp error traps, macro wrappers)
+//   FileIO         whole-file reads with limits, atomic writes (temp file + rename)
 //   Geometry       points, sizes, rects, affine transforms; shared by pixels and layout
 //   Raster         pixel buffers, conversions, compositing, resampling
 //   Codecs         PNG and JPEG decode/encode, format sniffing, EXIF orientation, size limits
@@ -25,6 +26,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "picturebook", targets: ["picturebook"]),
+        .library(name: "FileIO", targets: ["FileIO"]),
         .library(name: "Geometry", targets: ["Geometry"]),
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "Codecs", targets: ["Codecs"]),
@@ -41,9 +43,10 @@ let package = Package(
         systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
+        .target(name: "FileIO", swiftSettings: swiftSettings),
         .target(name: "Geometry", swiftSettings: swiftSettings),
         .target(name: "Raster", dependencies: ["Geometry"], swiftSettings: swiftSettings),
-        .target(name: "Codecs", dependencies: ["Raster", "CShim", "CPNG", "CJPEG"], swiftSettings: swiftSettings),
+        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG"], swiftSettings: swiftSettings),
         .target(
             name: "Typesetting",
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi"],
@@ -51,11 +54,12 @@ let package = Package(
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "Codecs", "Raster", "Typesetting",
+                "Codecs", "FileIO", "Raster", "Typesetting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
 
+        .testTarget(name: "FileIOTests", dependencies: ["FileIO"], swiftSettings: swiftSettings),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: swiftSettings),
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),

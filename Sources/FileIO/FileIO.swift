@@ -1,0 +1,145 @@
+// Reading and writing whole files safely. Every output Picturebook writes goes through
+// `AtomicFile.write`, so a crash, a full disk or Ctrl-C never leaves a half-written file where a
+// good one (or none) was: readers see either the old file or the complete new one.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What went wrong reading or writing a file, with the path in every message.
+public enum FileError: Error, CustomStringConvertible, Equatable {
+    case notFound(path: String)
+    case isDirectory(path: String)
+    case tooLarge(path: String, bytes: Int, limit: Int)
+    case readFailed(path: String, reason: String)
+    case writeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let p): return "\(p): no such file"
+        case .isDirectory(let p): return "\(p): is a directory, expected a file"
+        case .tooLarge(let p, let n, let limit): return "\(p): file is \(n) bytes, larger than the \(limit)-byte limit"
+        case .readFailed(let p, let r): return "\(p): cannot read: \(r)"
+        case .writeFailed(let p, let r): return "\(p): cannot write: \(r)"
+        }
+    }
+
+    public var path: String {
+        switch self {
+        case .notFound(let p), .isDirectory(let p), .tooLarge(let p, _, _), .readFailed(let p, _), .writeFailed(let p, _): return p
+        }
+    }
+}
+
+private func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+public enum FileIO {
+    /// Default ceiling for a single input file (1 GiB): a scan larger than that is not a page.
+    public static let defaultReadLimit = 1 << 30
+
+    /// Reads a whole regular file. Refuses directories, FIFOs and files over `limit` bytes.
+    public static func read(_ path: String, limit: Int = defaultReadLimit) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT { throw .notFound(path: path) }
+            throw .readFailed(path: path, reason: errnoText(e))
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .readFailed(path: path, reason: errnoText()) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .readFailed(path: path, reason: "not a regular file") }
+        let size = Int(st.st_size)
+        guard size <= limit else { throw .tooLarge(path: path, bytes: size, limit: limit) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(path: path, reason: errnoText())
+            }
+            if n == 0 { break }  // shrank while we read: return what is there
+            done += n
+        }
+        if done < size { bytes.removeLast(size - done) }
+        return bytes
+    }
+
+    /// True when `path` names an existing file or directory (following symlinks).
+    public static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Modification time in nanoseconds since 1970, or nil when the file does not exist.
+    public static func modificationTime(_ path: String) -> Int64? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+    }
+
+    /// Creates `path` and any missing parents (like `mkdir -p`).
+    public static func createDirectory(_ path: String) throws(FileError) {
+        if isDirectory(path) { return }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += part + "/"
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+                throw .writeFailed(path: path, reason: errnoText())
+            }
+        }
+        guard isDirectory(path) else { throw .writeFailed(path: path, reason: "exists and is not a directory") }
+    }
+}
+
+/// Atomic whole-file writes: the bytes go to a temporary file in the same directory, are flushed
+/// to disk, and the temporary file is renamed over the destination.
+public enum AtomicFile {
+    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(FileError) {
+        let dir: String
+        if let slash = path.lastIndex(of: "/") {
+            dir = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            dir = "."
+        }
+        if FileIO.isDirectory(path) { throw .isDirectory(path: path) }
+        guard FileIO.isDirectory(dir) else { throw .writeFailed(path: path, reason: "directory \(dir) does not exist") }
+        let base = path.split(separator: "/").last.map(String.init) ?? "out"
+        var template = Array("\(dir)/.\(base).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
+        let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var ok = false
+        defer {
+            if !ok { unlink(tmp) }
+        }
+        let contiguous = Array(bytes)
+        var done = 0
+        while done < contiguous.count {
+            let n = contiguous.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, contiguous.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = errnoText()
+                close(fd)
+                throw .writeFailed(path: path, reason: reason)
+            }
+            done += n
+        }
+        // mkstemp creates 0600; outputs are ordinary files the user and web server read.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        guard fsync(fd) == 0, close(fd) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
+        guard rename(tmp, path) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
+        ok = true
+    }
+}
