@@ -9,6 +9,7 @@
 //   Raster         pixel buffers, conversions, compositing, resampling
 //   Codecs         PNG and JPEG decode/encode, format sniffing, EXIF orientation, size limits
 //   Typesetting    fonts, shaping, bidi, line breaking, text layout and drawing
+//   Generator      deterministic scanned-looking sample pages with ground truth
 //   picturebook    the command-line tool
 import PackageDescription
 
@@ -31,6 +32,7 @@ let package = Package(
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "Codecs", targets: ["Codecs"]),
         .library(name: "Typesetting", targets: ["Typesetting"]),
+        .library(name: "Generator", targets: ["Generator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,10 +53,14 @@ let package = Package(
             name: "Typesetting",
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi"],
             swiftSettings: swiftSettings),
+        .target(
+            name: "Generator",
+            dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "Codecs", "FileIO", "Raster", "Typesetting",
+                "Codecs", "FileIO", "Raster", "Typesetting", "Generator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -64,6 +70,9 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs"], swiftSettings: swiftSettings),
     ]
 )
