@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import Raster
+@testable import Generator
+
+/// Writes sample pages as PPM to $PB_DUMP when set (for eyeballing during development).
+@Suite struct DumpTests {
+    @Test func dumpPages() throws {
+        guard let dir = ProcessInfo.processInfo.environment["PB_DUMP"] else { return }
+        let size = ProcessInfo.processInfo.environment["PB_SIZE"].flatMap { try? GeneratorOptions.parseSize($0) } ?? (800, 1000)
+        let n = Int(ProcessInfo.processInfo.environment["PB_PAGES"] ?? "6") ?? 6
+        let diff = Difficulty(rawValue: ProcessInfo.processInfo.environment["PB_DIFF"] ?? "mixed") ?? .mixed
+        let plan = try PageGenerator.plan(GeneratorOptions(seed: UInt64(ProcessInfo.processInfo.environment["PB_SEED"] ?? "7") ?? 7, pageCount: n, width: size.0, height: size.1, difficulty: diff))
+        for u in 0..<plan.unitCount {
+            for p in try PageGenerator.render(plan, unit: u) {
+                func ppm(_ b: Bitmap<RGBA8>, _ name: String) throws {
+                    var d = Data("P6\n\(b.width) \(b.height)\n255\n".utf8)
+                    for px in b.pixels { d.append(contentsOf: [px.r, px.g, px.b]) }
+                    try d.write(to: URL(fileURLWithPath: dir + "/" + name))
+                }
+                try ppm(p.image, "page-\(p.truth.number).ppm")
+                try ppm(p.clean, "clean-\(p.truth.number).ppm")
+                print(p.truth.number, p.truth.textBoxes.map { "\($0.placement) \($0.language) \($0.rect)" })
+            }
+        }
+    }
+}
