@@ -128,7 +128,7 @@ private struct UnitRenderer {
         let pad = 0.6 * (placed.map(\.plan.fontSize).max() ?? 0)
         let keepClear = placed.filter { $0.plan.placement == .sky || $0.plan.placement == .panel || $0.plan.placement == .lightOnDark }
             .map { $0.box.insetBy(dx: -pad * 2, dy: -pad * 2) }
-        let busy = placed.filter { $0.plan.placement == .overArt && $0.plan.role == .body }.map(\.box)
+        let busy = placed.filter { $0.plan.placement == .overArt && $0.plan.role != .pageNumber }.map(\.box)
         let spec = SceneSpec(
             art: art, theme: unit.theme, horizon: unit.horizon, keepClear: keepClear, busyUnder: busy,
             detail: unit.detail, monochrome: unit.monochrome, scale: scale,
@@ -142,7 +142,7 @@ private struct UnitRenderer {
             canvas.ink(.rect(Rect(art)), width: 2.5 * scale, colour: RGB(0.2, 0.16, 0.12), rng: &r, scale: scale)
         }
         var panelRng = rng.child("panels")
-        for b in placed where b.plan.placement == .panel && b.plan.role == .body {
+        for b in placed where b.plan.placement == .panel && b.plan.role != .pageNumber {
             paintPanel(around: b, on: &canvas, rng: &panelRng)
         }
 
@@ -180,9 +180,10 @@ private struct UnitRenderer {
             let name = "page-\(format3(number))"
             let truth = PageTruth(
                 number: number, image: name + ".jpg", clean: "clean/" + name + ".png", width: W, height: H,
-                theme: unit.theme, illustrationOnly: !unit.blocks.contains { $0.role == .body },
+                theme: unit.theme, illustrationOnly: !unit.blocks.contains { $0.role != .pageNumber },
                 monochrome: unit.monochrome,
                 spread: unit.isSpread ? SpreadTruth(side: half == 0 ? "left" : "right", partner: half == 0 ? number + 1 : number - 1) : nil,
+                role: unit.roles.flatMap { half < $0.count ? $0[half] : nil },
                 degradation: d, textBoxes: boxes.filter { $0.half == half }.map(\.box))
             pages.append(GeneratedPage(truth: truth, image: d.apply(to: pageCanvas), clean: d.apply(to: cleanCanvas), ink: inkPage))
         }

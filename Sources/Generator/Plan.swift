@@ -55,13 +55,13 @@ struct BlockPlan: Sendable {
     var language: String
     var translations: [String: String]
     var placement: PlacementStyle
-    var orientation: TextOrientation
+    var orientation: WritingMode
     /// Em size in pixels.
     var fontSize: Double
     var style: FontStyle
     /// 0 = left page of a spread (or the only page), 1 = right page.
     var half: Int = 0
-    var role: TextRole = .body
+    var role: BlockRole = .body
     /// Line length as a fraction of the text region's width (height for vertical text).
     var measure: Double = 0.85
     /// 0 start, 0.5 centre, 1 end; also where the block sits in its region.
@@ -84,6 +84,8 @@ struct UnitPlan: Sendable {
     var blocks: [BlockPlan]
     var seed: UInt64
     var degradations: [ScanDegradation]
+    /// book.json page roles, one per page ("cover", "plate", ...), when a story gives them.
+    var roles: [String]? = nil
 
     var pageNumbers: [Int] { isSpread ? [firstPage, firstPage + 1] : [firstPage] }
 }

@@ -28,8 +28,9 @@ public enum PlacementStyle: String, Sendable, Codable, CaseIterable {
     case lightOnDark
 }
 
-public enum TextRole: String, Sendable, Codable, CaseIterable {
-    case body, pageNumber
+/// What a text block is; the names match book.json's text box roles.
+public enum BlockRole: String, Sendable, Codable, CaseIterable {
+    case body, title, caption, pageNumber
 }
 
 /// One text block's ground truth.
@@ -44,9 +45,9 @@ public struct TruthBox: Sendable, Codable, Equatable {
     public var text: String
     /// Translations carried to book.json; the drawn language is always present too.
     public var translations: [String: String]
-    public var role: TextRole
+    public var role: BlockRole
     public var placement: PlacementStyle
-    public var orientation: TextOrientation
+    public var orientation: WritingMode
     /// Font size in pixels (em height).
     public var fontSize: Double
     /// The lines as broken, top to bottom (columns left to right for Mongolian, right to left
@@ -76,6 +77,8 @@ public struct PageTruth: Sendable, Codable, Equatable {
     public var illustrationOnly: Bool
     public var monochrome: Bool
     public var spread: SpreadTruth?
+    /// book.json page role when the book gives one ("cover", "plate").
+    public var role: String?
     public var degradation: ScanDegradation
     public var textBoxes: [TruthBox]
 }

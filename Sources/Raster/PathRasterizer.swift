@@ -126,7 +126,7 @@ public enum PathRasterizer {
             guard tb > ta else { continue }
             let ax = x0 + (x1 - x0) * ta, ay = y0 + (y1 - y0) * ta
             let bx = x0 + (x1 - x0) * tb, by = y0 + (y1 - y0) * tb
-            deposit(a, stride: stride, height: height,
+            deposit(a, stride: stride, width: wd, height: height,
                     x0: Swift.min(Swift.max(ax, 0), wd), y0: ay,
                     x1: Swift.min(Swift.max(bx, 0), wd), y1: by)
         }
@@ -137,7 +137,7 @@ public enum PathRasterizer {
     /// of it, cells it passes over get full strips, and the cell after it gets the remainder, so
     /// that the row's running sum rises from 0 to the edge's full height `d` across the edge.
     private static func deposit(
-        _ a: UnsafeMutableBufferPointer<Float>, stride: Int, height: Int,
+        _ a: UnsafeMutableBufferPointer<Float>, stride: Int, width: Double, height: Int,
         x0: Double, y0: Double, x1: Double, y1: Double
     ) {
         let dir: Double
@@ -151,14 +151,15 @@ public enum PathRasterizer {
         guard bottom.y > 0, top.y < hd else { return }
         let dxdy = (bottom.x - top.x) / (bottom.y - top.y)
         let yStart = Swift.max(top.y, 0), yEnd = Swift.min(bottom.y, hd)
-        var x = top.x + (yStart - top.y) * dxdy
+        var x = Swift.min(Swift.max(top.x + (yStart - top.y) * dxdy, 0), width)
         var row = Int(yStart.rounded(.down))
         let lastRow = Swift.min(height - 1, Int(yEnd.rounded(.up)) - 1)
         while row <= lastRow {
             let rowTop = Swift.max(Double(row), yStart), rowBottom = Swift.min(Double(row + 1), yEnd)
             let dy = rowBottom - rowTop
             if dy > 0 {
-                let xNext = x + dxdy * dy
+                // Stepping x row by row can drift a hair past the border it was clipped to.
+                let xNext = Swift.min(Swift.max(x + dxdy * dy, 0), width)
                 let d = Float(dy * dir)
                 let lo = Swift.min(x, xNext), hi = Swift.max(x, xNext)
                 let loFloor = lo.rounded(.down), hiCeil = hi.rounded(.up)
