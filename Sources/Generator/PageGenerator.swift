@@ -112,7 +112,7 @@ private struct UnitRenderer {
         var placed: [PlacedBlock] = []
         var groups: [(key: String, blocks: [BlockPlan])] = []
         for b in unit.blocks {
-            let key = "\(b.half)-\(b.role)-\(b.placement)-\(b.orientation == .horizontal ? "h" : "v")"
+            let key = "\(b.half)-\(b.role == .pageNumber)-\(b.placement)-\(b.orientation == .horizontal ? "h" : "v")"
             if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].blocks.append(b) } else { groups.append((key, [b])) }
         }
         var taken: [Rect] = []

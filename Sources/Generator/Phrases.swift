@@ -37,11 +37,11 @@ enum Phrases {
     static let mongolian: [MongolianPhrase] = [
         MongolianPhrase(mn: "ᠨᠠᠷᠠᠨ ᠭᠠᠷᠪᠠ᠃", en: "The sun rose."),
         MongolianPhrase(mn: "ᠲᠩᠷᠢ ᠬᠥᠬᠡ᠃", en: "The sky is blue."),
-        MongolianPhrase(mn: "ᠮᠣᠷᠢ ᠭᠦᠶᠦᠪᠡ᠃", en: "The horse ran."),
-        MongolianPhrase(mn: "ᠬᠣᠨᠢ ᠡᠪᠡᠰᠦ ᠢᠳᠡᠪᠡ᠃", en: "The sheep ate grass."),
+        MongolianPhrase(mn: "ᠪᠠᠭ᠎ᠠ ᠮᠣᠷᠢ ᠭᠦᠶᠦᠪᠡ᠃", en: "The little horse ran."),
+        MongolianPhrase(mn: "ᠮᠣᠷᠢ ᠡᠪᠡᠰᠦ ᠢᠳᠡᠪᠡ᠃", en: "The horse ate grass."),
         MongolianPhrase(mn: "ᠬᠡᠦᠬᠡᠳ ᠲᠣᠭᠯᠠᠪᠠ᠃", en: "The children played."),
         MongolianPhrase(mn: "ᠡᠭᠦᠯᠡ ᠴᠠᠭᠠᠨ᠃", en: "The clouds are white."),
-        MongolianPhrase(mn: "ᠣᠳᠣᠨ ᠣᠯᠠᠨ᠃", en: "There are many stars."),
+        MongolianPhrase(mn: "ᠣᠳᠤᠨ ᠣᠯᠠᠨ᠃", en: "There are many stars."),
         MongolianPhrase(mn: "ᠴᠡᠴᠡᠭ ᠰᠠᠶᠢᠬᠠᠨ᠃", en: "The flowers are beautiful."),
     ]
 }
