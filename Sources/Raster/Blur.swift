@@ -72,14 +72,10 @@ private func boxBlurBytes(
     Parallel.forEachChunk(of: h, workPerItem: rowLength * 4) { rows in
         for y in rows {
             let s = src + y * rowLength, m = mid + y * rowLength
-            for ch in 0..<c {
-                @inline(__always) func at(_ x: Int) -> UInt32 { UInt32(s[min(max(x, 0), w - 1) * c + ch]) }
-                var sum: UInt32 = 0
-                for x in -r...r { sum &+= at(x) }
-                for x in 0..<w {
-                    m[x * c + ch] = sum
-                    sum = sum &+ at(x + r + 1) &- at(x - r)
-                }
+            if c == 4 {
+                boxRow4(s, m, w, r)
+            } else {
+                for ch in 0..<c { boxRow1(s + ch, m + ch, w, r, stride: c) }
             }
         }
     }
@@ -109,5 +105,43 @@ private func boxBlurBytes(
             let add = midRow(y + r + 1), sub = midRow(y - r)
             for i in 0..<count { sums[i] = sums[i] &+ add[i] &- sub[i] }
         }
+    }
+}
+
+/// Horizontal running sums of one channel (every `stride`-th byte): `m[x]` = sum of the
+/// `2r + 1` values around x, edges clamped.
+@inline(__always)
+private func boxRow1(_ s: UnsafePointer<UInt8>, _ m: UnsafeMutablePointer<UInt32>, _ w: Int, _ r: Int, stride c: Int) {
+    var sum: UInt32 = 0
+    for x in -r...r { sum &+= UInt32(s[min(max(x, 0), w - 1) * c]) }
+    for x in 0..<w {
+        m[x * c] = sum
+        let add = min(x + r + 1, w - 1), sub = max(x - r, 0)
+        sum = sum &+ UInt32(s[add * c]) &- UInt32(s[sub * c])
+    }
+}
+
+/// ``boxRow1(_:_:_:_:stride:)`` for four interleaved channels at once.
+@inline(__always)
+private func boxRow4(_ s: UnsafePointer<UInt8>, _ m: UnsafeMutablePointer<UInt32>, _ w: Int, _ r: Int) {
+    var s0: UInt32 = 0, s1: UInt32 = 0, s2: UInt32 = 0, s3: UInt32 = 0
+    for x in -r...r {
+        let p = s + min(max(x, 0), w - 1) * 4
+        s0 &+= UInt32(p[0])
+        s1 &+= UInt32(p[1])
+        s2 &+= UInt32(p[2])
+        s3 &+= UInt32(p[3])
+    }
+    for x in 0..<w {
+        let o = m + x * 4
+        o[0] = s0
+        o[1] = s1
+        o[2] = s2
+        o[3] = s3
+        let a = s + min(x + r + 1, w - 1) * 4, b = s + max(x - r, 0) * 4
+        s0 = s0 &+ UInt32(a[0]) &- UInt32(b[0])
+        s1 = s1 &+ UInt32(a[1]) &- UInt32(b[1])
+        s2 = s2 &+ UInt32(a[2]) &- UInt32(b[2])
+        s3 = s3 &+ UInt32(a[3]) &- UInt32(b[3])
     }
 }

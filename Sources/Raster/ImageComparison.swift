@@ -26,6 +26,7 @@ public struct ImageDifference: Sendable, Hashable, CustomStringConvertible {
         meanSquaredError == 0 ? .infinity : 10 * log10(peakValue * peakValue / meanSquaredError)
     }
 
+    /// A one-line summary for logs and test failures.
     public var description: String {
         let p = psnr.isFinite ? format2(psnr) + " dB" : "∞"
         return "PSNR \(p), MAE \(format2(meanAbsoluteError)), max \(format2(maxError)) over \(sampleCount) samples"

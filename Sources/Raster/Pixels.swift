@@ -6,9 +6,13 @@
 /// Invariant: `r, g, b <= a`. Values built with the public initializer are checked.
 @frozen
 public struct PremultipliedRGBA8: PixelFormat, Hashable, CustomStringConvertible {
+    /// Red, already multiplied by a/255.
     public let r: UInt8
+    /// Green, already multiplied by a/255.
     public let g: UInt8
+    /// Blue, already multiplied by a/255.
     public let b: UInt8
+    /// Opacity, 0 (clear) to 255 (opaque).
     public let a: UInt8
 
     /// A premultiplied pixel from channels that already satisfy `r, g, b <= a`.
@@ -30,9 +34,12 @@ public struct PremultipliedRGBA8: PixelFormat, Hashable, CustomStringConvertible
         self.a = a
     }
 
+    /// Four interleaved channels, like ``RGBA8``.
     public static var channelCount: Int { 4 }
+    /// Name used in messages.
     public static var formatName: String { "rgba8-premultiplied" }
 
+    /// Fully transparent.
     public static let clear = PremultipliedRGBA8(uncheckedR: 0, g: 0, b: 0, a: 0)
 
     /// The straight-alpha colour, each channel rounded to nearest (exact for every input).
@@ -48,6 +55,7 @@ public struct PremultipliedRGBA8: PixelFormat, Hashable, CustomStringConvertible
         }
     }
 
+    /// The premultiplied channels as `premultiplied #rrggbbaa`, for messages and test failures.
     public var description: String { "premultiplied " + RGBA8(r: r, g: g, b: b, a: a).description }
 }
 
@@ -99,18 +107,22 @@ public protocol NumericPixel: PixelFormat {
 }
 
 extension UInt8: NumericPixel {
+    /// How the generic algorithms see this format.
     public static var channelLayout: ChannelLayout { ChannelLayout(channels: 1, scalar: .uint8, alpha: .none) }
 }
 
 extension Float: NumericPixel {
+    /// How the generic algorithms see this format.
     public static var channelLayout: ChannelLayout { ChannelLayout(channels: 1, scalar: .float32, alpha: .none) }
 }
 
 extension RGBA8: NumericPixel {
+    /// How the generic algorithms see this format.
     public static var channelLayout: ChannelLayout { ChannelLayout(channels: 4, scalar: .uint8, alpha: .straight) }
 }
 
 extension PremultipliedRGBA8: NumericPixel {
+    /// How the generic algorithms see this format.
     public static var channelLayout: ChannelLayout { ChannelLayout(channels: 4, scalar: .uint8, alpha: .premultiplied) }
 }
 

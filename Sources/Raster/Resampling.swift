@@ -29,6 +29,7 @@ public enum ResamplingFilter: Sendable, Hashable, CaseIterable, CustomStringConv
     /// The source pixel whose centre is nearest; for masks and pixel art.
     case nearest
 
+    /// The filter's name as the CLI spells it.
     public var description: String {
         switch self {
         case .automatic: "automatic"
@@ -183,20 +184,47 @@ func catmullRom(_ x: Double) -> Double {
 protocol FilterScalar: BitwiseCopyable {
     static func load(_ v: Self) -> Float
     static func store(_ f: Float) -> Self
+    /// Four consecutive values (one RGBA pixel) as a vector.
+    static func load4(_ p: UnsafePointer<Self>) -> SIMD4<Float>
+    /// Stores four values, converting like ``store(_:)``.
+    static func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Self>)
 }
 
 extension UInt8: FilterScalar {
     @inline(__always) static func load(_ v: UInt8) -> Float { Float(v) }
     @inline(__always) static func store(_ f: Float) -> UInt8 {
-        // Written so NaN also lands on 0 and the conversion below never traps.
+        // Clamp (NaN lands on 0), then round to nearest by adding 1.5·2²³, which pushes the
+        // fraction out of the mantissa and leaves the integer in the low bits. No trapping
+        // float-to-int conversion, so the loops around this vectorise.
         let c = f > 0 ? (f < 255 ? f : 255) : 0
-        return UInt8(truncatingIfNeeded: Int32(c + 0.5))
+        return UInt8(truncatingIfNeeded: (c + 12_582_912).bitPattern)
+    }
+
+    @inline(__always) static func load4(_ p: UnsafePointer<UInt8>) -> SIMD4<Float> {
+        let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self)
+        return SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: v))
+    }
+
+    @inline(__always) static func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt8>) {
+        // Same clamp-and-round as `store`; `replacing` keeps NaN out like the comparisons there.
+        var c = v.replacing(with: 0, where: .!(v .> 0))
+        c = c.replacing(with: 255, where: c .> 255)
+        let bits = unsafeBitCast(c + 12_582_912, to: SIMD4<UInt32>.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), as: SIMD4<UInt8>.self)
     }
 }
 
 extension Float: FilterScalar {
     @inline(__always) static func load(_ v: Float) -> Float { v }
     @inline(__always) static func store(_ f: Float) -> Float { f }
+
+    @inline(__always) static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
+    }
+
+    @inline(__always) static func store4(_ v: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Float>.self)
+    }
 }
 
 /// Filters along y: output row `oy` mixes `table.taps` whole source rows, so the inner loop
@@ -247,20 +275,20 @@ func horizontalPass<In: FilterScalar, Out: FilterScalar>(
                         for ox in 0..<m {
                             let wrow = weights + ox * taps
                             var p = sp + starts[ox] * 4
-                            var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
+                            var acc = SIMD4<Float>()
                             for k in 0..<taps {
-                                let w = wrow[k]
-                                a0 += w * In.load(p[0])
-                                a1 += w * In.load(p[1])
-                                a2 += w * In.load(p[2])
-                                a3 += w * In.load(p[3])
+                                acc += wrow[k] * In.load4(p)
                                 p += 4
                             }
-                            let o = dp + ox * 4
-                            o[0] = Out.store(a0)
-                            o[1] = Out.store(a1)
-                            o[2] = Out.store(a2)
-                            o[3] = Out.store(a3)
+                            Out.store4(acc, dp + ox * 4)
+                        }
+                    } else if channels == 1 {
+                        for ox in 0..<m {
+                            let wrow = weights + ox * taps
+                            let p = sp + starts[ox]
+                            var a: Float = 0
+                            for k in 0..<taps { a += wrow[k] * In.load(p[k]) }
+                            dp[ox] = Out.store(a)
                         }
                     } else {
                         for ox in 0..<m {
