@@ -119,7 +119,7 @@ struct WeightTable {
         let radius = max(1, (3 * sigma).rounded(.up))
         let d = 2 * sigma * sigma
         let windows = (0..<n).map { i in
-            window(centre: Double(i), radius: radius + 0.5, stretch: 1, count: n) { x in exp(-x * x / d) }
+            window(centre: Double(i), radius: radius, stretch: 1, count: n) { x in exp(-x * x / d) }
         }
         return WeightTable(inputCount: n, windows: windows)
     }
