@@ -166,15 +166,33 @@ import Darwin
         #expect(big.pixels[50..<80].allSatisfy { $0 > 245 })
     }
 
-    @Test func largeResizeIsIdenticalToPiecewiseWork() {
-        // Multi-threaded split must not change results: resize whole vs. per-row sanity.
-        let img = randomRGBA(600, 400, opaque: true, seed: 4)
-        let a = img.resized(width: 211, height: 150)
-        let b = img.resized(width: 211, height: 150)
-        #expect(a == b)
-        // An opaque random image's mean survives area shrinking.
-        let meanIn = img.pixels.reduce(0) { $0 + Int($1.g) }, meanOut = a.pixels.reduce(0) { $0 + Int($1.g) }
-        #expect(abs(Double(meanIn) / Double(img.pixelCount) - Double(meanOut) / Double(a.pixelCount)) < 0.5)
+    @Test func largeAreaShrinkMatchesTheExactFootprintMean() {
+        // Big enough to be split across threads; every output must still be the exact mean of
+        // its fractional footprint (within float rounding).
+        let (w, h, nw, nh) = (600, 400, 211, 150)
+        let img = randomGray(w, h, seed: 4)
+        let out = img.resized(width: nw, height: nh, filter: .area)
+        func overlap(_ j: Int, _ lo: Double, _ hi: Double) -> Double { max(0, min(hi, Double(j + 1)) - max(lo, Double(j))) }
+        var worst = 0.0
+        for oy in 0..<nh {
+            let y0 = Double(oy * h) / Double(nh), y1 = Double((oy + 1) * h) / Double(nh)
+            for ox in 0..<nw {
+                let x0 = Double(ox * w) / Double(nw), x1 = Double((ox + 1) * w) / Double(nw)
+                var sum = 0.0, weight = 0.0
+                for y in Int(y0)..<min(h, Int(y1.rounded(.up))) {
+                    let wy = overlap(y, y0, y1)
+                    for x in Int(x0)..<min(w, Int(x1.rounded(.up))) {
+                        let wxy = wy * overlap(x, x0, x1)
+                        sum += wxy * Double(img[x, y])
+                        weight += wxy
+                    }
+                }
+                worst = max(worst, abs(Double(out[ox, oy]) - sum / weight))
+            }
+        }
+        #expect(worst <= 0.5 + 1e-3, "worst deviation \(worst)")
+        // The same call twice gives the same bytes, however the rows were split.
+        #expect(img.resized(width: nw, height: nh, filter: .area) == out)
     }
 
     @Test func sizeHelpers() {
