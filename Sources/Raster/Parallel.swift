@@ -23,7 +23,7 @@ enum Parallel {
         guard count > 0 else { return }
         let total = count.multipliedReportingOverflow(by: max(workPerItem, 1))
         let byWork = total.overflow ? Int.max : total.partialValue / minimumWorkPerChunk
-        // A few chunks per core so an uneven split (edge rows, another engineer's build) evens out.
+        // A few chunks per core so an uneven split (edge rows, other processes on the machine) evens out.
         let chunks = min(count, coreCount * 4, max(byWork, 1))
         if chunks <= 1 || coreCount == 1 {
             body(0..<count)
