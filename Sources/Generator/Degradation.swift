@@ -49,7 +49,7 @@ public struct ScanDegradation: Sendable, Codable, Equatable {
         case .hard: k = rng.uniform(1.3, 1.9)
         }
         let tone = [1.0, rng.uniform(0.965, 0.995), rng.uniform(0.88, 0.96)]
-        let cast = [rng.uniform(0.97, 1.04), rng.uniform(0.97, 1.03), rng.uniform(0.94, 1.03)]
+        let cast = [rng.uniform(0.98, 1.03), rng.uniform(0.985, 1.02), rng.uniform(0.95, 1.02)]
         return ScanDegradation(
             noiseSeed: rng.next() >> 12,
             paperTone: tone,

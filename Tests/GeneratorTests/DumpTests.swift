@@ -10,8 +10,14 @@ import Raster
         let size = ProcessInfo.processInfo.environment["PB_SIZE"].flatMap { try? GeneratorOptions.parseSize($0) } ?? (800, 1000)
         let n = Int(ProcessInfo.processInfo.environment["PB_PAGES"] ?? "6") ?? 6
         let diff = Difficulty(rawValue: ProcessInfo.processInfo.environment["PB_DIFF"] ?? "mixed") ?? .mixed
-        let plan = try PageGenerator.plan(GeneratorOptions(seed: UInt64(ProcessInfo.processInfo.environment["PB_SEED"] ?? "7") ?? 7, pageCount: n, width: size.0, height: size.1, difficulty: diff))
-        for u in 0..<plan.unitCount {
+        let plan: BookPlan
+        if let story = ProcessInfo.processInfo.environment["PB_STORY"] {
+            plan = try Story.load(story).plan(path: story)
+        } else {
+            plan = try PageGenerator.plan(GeneratorOptions(seed: UInt64(ProcessInfo.processInfo.environment["PB_SEED"] ?? "7") ?? 7, pageCount: n, width: size.0, height: size.1, difficulty: diff))
+        }
+        let units = (ProcessInfo.processInfo.environment["PB_UNITS"] ?? "").split(separator: ",").compactMap { Int($0) }
+        for u in (units.isEmpty ? Array(0..<plan.unitCount) : units) {
             for p in try PageGenerator.render(plan, unit: u) {
                 func ppm(_ b: Bitmap<RGBA8>, _ name: String) throws {
                     var d = Data("P6\n\(b.width) \(b.height)\n255\n".utf8)
