@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], swiftSettings: swiftSettings),
-        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO"], swiftSettings: swiftSettings),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs"], swiftSettings: swiftSettings),
     ]
 )
