@@ -75,7 +75,8 @@ public enum LanguageTag {
                 let region = p.uppercased()
                 let isPrivate = region == "AA" || region == "ZZ" || (region >= "QM" && region <= "QZ") || region.hasPrefix("X")
                 guard LanguageTables.regions.contains(region) || isPrivate else {
-                    return .invalid(reason: "\(q(tag)): \(q(p)) is not an ISO 3166 country code")
+                    let hint = region == "UK" ? "; the United Kingdom is \"GB\"" : ""
+                    return .invalid(reason: "\(q(tag)): \(q(p)) is not an ISO 3166 country code\(hint)")
                 }
                 k += 1
             } else if p.count == 3, p.allSatisfy(\.isNumber) {
