@@ -212,10 +212,9 @@ struct ManifestDecoder {
             error(path, "\(v.briefDescription) is not a Picturebook book format; expected \"\(Book.format)\"")
             return
         }
+        // Only the major version is written: additions within a major version keep its name.
         let version = s.dropFirst(prefix.count)
-        // "1" or "1.x": minor revisions of a major version are readable by definition.
-        let majorText = version.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard let major = Int(majorText), major >= 1, version.allSatisfy({ $0.isNumber || $0 == "." }) else {
+        guard !version.isEmpty, version.allSatisfy({ $0.isASCII && $0.isNumber }), let major = Int(version), major >= 1 else {
             error(path, "unknown format version \(v.briefDescription); expected \"\(Book.format)\"")
             return
         }

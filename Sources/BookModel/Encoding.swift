@@ -81,32 +81,51 @@ extension LanguageMap {
 }
 
 /// Merges known fields (in canonical order) with unknown ones, following the file's key order
-/// where there was a file. Optional known fields that were `null` in the file and are still
-/// unset are written as `null` again.
+/// where there was a file. A known field the file did not have goes after the last field that
+/// precedes it in canonical order (a new "label" lands after "height", not after a long
+/// "textBoxes"). Optional known fields that were `null` in the file and are still unset are
+/// written as `null` again.
 func assemble(_ known: [(String, JSONValue)], extras: JSONObject, layout: FieldLayout) -> JSONObject {
+    var rank: [String: Int] = [:]
     var knownValues: [String: JSONValue] = [:]
-    for (k, v) in known { knownValues[k] = v }
-    var out = JSONObject()
+    for (i, (k, v)) in known.enumerated() {
+        knownValues[k] = v
+        rank[k] = i
+    }
+    var out: [JSONObject.Member] = []
     var written: Set<String> = []
-    for key in layout.order {
+    for key in layout.order where !written.contains(key) {
         if let v = knownValues[key] {
-            out.appendUnchecked(key, v)
+            out.append(.init(key: key, value: v))
         } else if let v = extras[key] {
-            out.appendUnchecked(key, v)
+            out.append(.init(key: key, value: v))
         } else if layout.nullKeys.contains(key) {
-            out.appendUnchecked(key, .null)
+            out.append(.init(key: key, value: .null))
         } else {
             continue
         }
         written.insert(key)
     }
     for (k, v) in known where !written.contains(k) {
-        out.appendUnchecked(k, v)
+        let r = rank[k]!
+        var at: Int? = nil
+        for (i, m) in out.enumerated() {
+            guard let mr = rank[m.key] else { continue }
+            if mr < r {
+                at = i + 1
+            } else if at == nil {
+                at = i
+                break
+            }
+        }
+        out.insert(.init(key: k, value: v), at: at ?? out.count)
         written.insert(k)
     }
     for m in extras where !written.contains(m.key) {
-        out.appendUnchecked(m.key, m.value)
+        out.append(m)
         written.insert(m.key)
     }
-    return out
+    var o = JSONObject()
+    for m in out { o.appendUnchecked(m.key, m.value) }
+    return o
 }

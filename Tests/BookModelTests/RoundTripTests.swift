@@ -213,6 +213,37 @@ import Testing
         #expect(back == book)
     }
 
+    @Test func newKnownFieldsGoWhereTheyBelong() throws {
+        let text = """
+            {
+              "format": "picturebook-book/1",
+              "x-first": 1,
+              "title": "T",
+              "languages": ["en"],
+              "readingDirection": "ltr",
+              "pages": [
+                {
+                  "x-note": "n",
+                  "image": "p1.png",
+                  "width": 10,
+                  "height": 10,
+                  "x-after-height": true,
+                  "textBoxes": []
+                }
+              ]
+            }
+
+            """
+        var (book, _) = try Book.decode(Array(text.utf8))
+        book.pages[0].label = "1"
+        book.author = "A"
+        book.spreads = []
+        let saved = String(decoding: book.encoded(), as: UTF8.self)
+        #expect(saved == text
+            .replacingFirst("  \"title\": \"T\",\n", with: "  \"title\": \"T\",\n  \"author\": \"A\",\n")
+            .replacingFirst("      \"height\": 10,\n", with: "      \"height\": 10,\n      \"label\": \"1\",\n"))
+    }
+
     @Test func readingOrderFollowsOrderThenPosition() {
         let r = PixelRect(x: 0, y: 0, width: 1, height: 1)
         let page = Page(image: "p.png", width: 10, height: 10, textBoxes: [

@@ -58,6 +58,8 @@ import Testing
         // Format version
         Case(old: #""picturebook-book/1""#, new: #""picturebook-book/2""#, path: "format", fragment: "written by a newer Picturebook"),
         Case(old: #""picturebook-book/1""#, new: #""picturebook-book/0""#, path: "format", fragment: "unknown format version"),
+        Case(old: #""picturebook-book/1""#, new: #""picturebook-book/1.1""#, path: "format", fragment: "unknown format version"),
+        Case(old: #""picturebook-book/1""#, new: #""picturebook-book/10""#, path: "format", fragment: "newer Picturebook"),
         Case(old: #""picturebook-book/1""#, new: #""epub/3""#, path: "format", fragment: "not a Picturebook book format"),
         Case(old: #""format": "picturebook-book/1","#, new: "", path: "format", fragment: "required field is missing"),
 

@@ -23,7 +23,7 @@ struct Validate: ParsableCommand {
               picturebook validate Books/moon-rabbit --json | jq '.books[].diagnostics[]'
             """)
 
-    @Argument(help: "Book folders or book.json files.", completion: .directory)
+    @Argument(help: ArgumentHelp("Book folders or book.json files.", valueName: "book-dir"), completion: .directory)
     var books: [String] = []
 
     @Flag(help: "Print one JSON report instead of one line per problem.")
