@@ -120,19 +120,23 @@ extension Book {
         _ bytes: [UInt8], file: String = BookDirectory.manifestName, baseDirectory: String? = nil,
         imageSize: ((String) -> (Int, Int)?)? = nil
     ) throws(BookError) -> (book: Book, warnings: [Diagnostic]) {
-        let parsed: ParsedJSON
+        let root: JSONValue
         do {
-            parsed = try JSONParser.parse(bytes)
+            root = try JSONParser.parseValue(bytes)
         } catch {
             throw .malformedJSON(file: file, error: error)
         }
         var decoder = ManifestDecoder()
-        let book = decoder.decodeBook(parsed.value)
+        let book = decoder.decodeBook(root)
         var diagnostics = decoder.diagnostics
         if !decoder.stop {
             diagnostics += book.validate(skipping: decoder.poisoned, baseDirectory: baseDirectory, imageSize: imageSize)
         }
-        for k in diagnostics.indices { diagnostics[k].location = parsed.location(of: diagnostics[k].path) }
+        // Locations are found by a second parse, only when there is something to report.
+        if !diagnostics.isEmpty {
+            let parsed = JSONParser.locations(of: diagnostics.map(\.path), in: bytes)
+            for k in diagnostics.indices { diagnostics[k].location = parsed.location(of: diagnostics[k].path) }
+        }
         // File order reads best: top to bottom, as the librarian will fix them.
         diagnostics = diagnostics.enumerated().sorted { a, b in
             let la = a.element.location, lb = b.element.location

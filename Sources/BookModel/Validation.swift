@@ -33,16 +33,22 @@ private struct Validator {
     let imageSize: ((String) -> (Int, Int)?)?
     var diagnostics: [Diagnostic] = []
     var listings: [String: [String]?] = [:]
+    /// Canonical spellings of the book's valid languages, for matching text keys against.
+    let bookLanguages: Set<String>
+    /// Tag verdicts, since the same few tags recur on every text box.
+    var verdicts: [String: LanguageTag.Verdict] = [:]
 
     init(book: Book, skip: Set<JSONPath>, baseDirectory: String?, imageSize: ((String) -> (Int, Int)?)?) {
         self.book = book
         self.skip = skip
         self.baseDirectory = baseDirectory
         self.imageSize = imageSize
+        bookLanguages = Set(book.languages.compactMap { LanguageTag.canonical($0) })
     }
 
     /// A check on `path` is skipped when the decoder already reported it (or the value holding it).
     func ok(_ path: JSONPath) -> Bool {
+        if skip.isEmpty { return true }
         var p: JSONPath? = path
         while let q = p {
             if skip.contains(q) { return false }
@@ -77,11 +83,6 @@ private struct Validator {
 
     // MARK: languages
 
-    /// Canonical spellings of the book's valid languages, for matching text keys against.
-    var bookLanguages: Set<String> {
-        Set(book.languages.compactMap { LanguageTag.canonical($0) })
-    }
-
     mutating func checkLanguages() {
         let path = JSONPath.root / "languages"
         guard ok(path) else { return }
@@ -106,7 +107,14 @@ private struct Validator {
     /// Reports an invalid or oddly spelled tag; true when the tag is usable.
     @discardableResult
     mutating func checkTag(_ tag: String, at path: JSONPath) -> Bool {
-        switch LanguageTag.check(tag) {
+        let verdict: LanguageTag.Verdict
+        if let v = verdicts[tag] {
+            verdict = v
+        } else {
+            verdict = LanguageTag.check(tag)
+            verdicts[tag] = verdict
+        }
+        switch verdict {
         case .valid: return true
         case .nonCanonical(let c):
             warning(path, "language tag \(quote(tag)) is conventionally written \(quote(c))")
@@ -123,7 +131,12 @@ private struct Validator {
         guard checkTag(tag, at: path), ok(JSONPath.root / "languages") else { return }
         let known = bookLanguages
         guard !known.isEmpty else { return }
-        if let c = LanguageTag.canonical(tag), !known.contains(c) {
+        let canonical: String? = switch verdicts[tag] {
+        case .nonCanonical(let c): c
+        case .valid: tag
+        default: nil
+        }
+        if let c = canonical, !known.contains(c) {
             warning(path, "\(what) \(quote(tag)) is not one of the book's languages \(book.languages.map(quote).joined(separator: ", "))")
         }
     }

@@ -39,8 +39,27 @@ public enum JSONParser {
     public static let maximumDepth = 200
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> ParsedJSON {
-        var p = Parser(bytes: bytes)
+        var p = Parser(bytes: bytes, recording: .all)
         return try p.parseDocument()
+    }
+
+    /// Parses without recording locations (`locations` is empty): the fast path for documents
+    /// that will most likely have nothing to report.
+    static func parseValue(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var p = Parser(bytes: bytes, recording: .none)
+        return try p.parseDocument().value
+    }
+
+    /// The locations of `paths` (and of their ancestors, for paths that do not exist) in a
+    /// document already known to parse.
+    static func locations(of paths: [JSONPath], in bytes: [UInt8]) -> ParsedJSON {
+        var wanted: Set<JSONPath> = []
+        for path in paths {
+            var p: JSONPath? = path
+            while let q = p, wanted.insert(q).inserted { p = q.parent }
+        }
+        var p = Parser(bytes: bytes, recording: .only(wanted))
+        return (try? p.parseDocument()) ?? ParsedJSON(value: .null, locations: [:])
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> ParsedJSON {
@@ -63,7 +82,16 @@ private struct Parser {
     // End of the last complete value, where a missing comma should be reported.
     var lastValueEnd = 0
 
-    init(bytes: [UInt8]) { b = bytes }
+    enum Recording {
+        case all, none
+        case only(Set<JSONPath>)
+    }
+    let recording: Recording
+
+    init(bytes: [UInt8], recording: Recording) {
+        b = bytes
+        self.recording = recording
+    }
 
     // MARK: positions
 
@@ -208,7 +236,13 @@ private struct Parser {
     // MARK: values
 
     mutating func record() {
-        locations[JSONPath(path)] = currentLocation()
+        switch recording {
+        case .none: return
+        case .all: locations[JSONPath(path)] = currentLocation()
+        case .only(let wanted):
+            let p = JSONPath(path)
+            if wanted.contains(p) { locations[p] = currentLocation() }
+        }
     }
 
     mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {

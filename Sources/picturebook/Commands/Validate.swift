@@ -5,12 +5,11 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check book manifests (book.json) and report every problem in them.",
         discussion: """
-            Each BOOK may be a book folder (holding book.json and its page scans) or a manifest \
-            file. Every problem is reported, not just the first, as
+            Each BOOK-DIR may be a book folder (holding book.json and its page scans) or a \
+            manifest file. Every problem is reported, not just the first, one per line:
               FILE:LINE:COLUMN: error: JSON-PATH: message
-            for example
-              Books/moon/book.json:41:17: error: pages[3].textBoxes[1].rect: rect 10,20 500×40 \
-            extends outside the 400×600 page
+              Books/moon/book.json:8:34: error: pages[0].width: expected a positive integer, found "abc"
+
             Warnings (such as text in a language the book does not list) do not make a book \
             invalid unless --strict is given. Documentation/BookFormat.md describes the format.
 
