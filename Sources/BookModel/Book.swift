@@ -365,4 +365,8 @@ struct FieldLayout: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {}
 
     func had(_ key: String) -> Bool { order.contains(key) }
+
+    /// The file had this key with a value (not `null`), so it is written even when it holds the
+    /// default.
+    func keeps(_ key: String) -> Bool { order.contains(key) && !nullKeys.contains(key) }
 }

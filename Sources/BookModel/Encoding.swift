@@ -16,7 +16,7 @@ extension Book {
         if let license { known.append(("license", .string(license))) }
         known.append(("languages", .array(languages.map(JSONValue.string))))
         known.append(("readingDirection", .string(readingDirection.rawValue)))
-        if !spreads.isEmpty || layout.had("spreads") {
+        if !spreads.isEmpty || layout.keeps("spreads") {
             known.append(("spreads", .array(spreads.map { [.number(JSONNumber($0.first)), .number(JSONNumber($0.second))] })))
         }
         known.append(("pages", .array(pages.map(\.json))))
@@ -34,8 +34,8 @@ extension Page {
         ]
         if let label { known.append(("label", .string(label))) }
         if let role { known.append(("role", .string(role.rawValue))) }
-        if single || layout.had("single") { known.append(("single", .bool(single))) }
-        if !textBoxes.isEmpty || layout.had("textBoxes") { known.append(("textBoxes", .array(textBoxes.map(\.json)))) }
+        if single || layout.keeps("single") { known.append(("single", .bool(single))) }
+        if !textBoxes.isEmpty || layout.keeps("textBoxes") { known.append(("textBoxes", .array(textBoxes.map(\.json)))) }
         return .object(assemble(known, extras: extraFields, layout: layout))
     }
 }
@@ -49,7 +49,7 @@ extension TextBox {
         var known: [(String, JSONValue)] = [("id", .string(id))]
         if let role { known.append(("role", .string(role.rawValue))) }
         known.append(("rect", .object(assemble(r, extras: rectExtraFields, layout: rectLayout))))
-        if !text.isEmpty || layout.had("text") { known.append(("text", text.json)) }
+        if !text.isEmpty || layout.keeps("text") { known.append(("text", text.json)) }
         if let language { known.append(("language", .string(language))) }
         if let order { known.append(("order", .number(JSONNumber(order)))) }
         if let orientation { known.append(("orientation", .string(orientation.rawValue))) }

@@ -79,6 +79,33 @@ private struct Validator {
             checkPage(page, index: i, firstPageForImage: &firstPageForImage)
         }
         checkSpreads()
+        checkUnusedImages(firstPageForImage)
+    }
+
+    /// Scans in the folders the pages use that no page names: usually a page left out by mistake.
+    mutating func checkUnusedImages(_ used: [String: Int]) {
+        guard let base = baseDirectory, ok(JSONPath.root / "pages"), !book.pages.isEmpty else { return }
+        var folders: Set<String> = []
+        for image in used.keys {
+            let parts = image.split(separator: "/")
+            folders.insert(parts.dropLast().joined(separator: "/"))
+        }
+        // A name differing only in case is already reported with the missing image it matches.
+        let usedLowercased = Set(used.keys.map { $0.lowercased() })
+        var unused: [String] = []
+        for folder in folders.sorted() {
+            let dir = folder.isEmpty ? base : BookDirectory.join(base, folder)
+            guard let names = try? BookDirectory.imageFiles(in: dir) else { continue }
+            for name in names {
+                let relative = folder.isEmpty ? name : folder + "/" + name
+                if used[relative] == nil, !usedLowercased.contains(relative.lowercased()) { unused.append(relative) }
+            }
+        }
+        guard !unused.isEmpty else { return }
+        let shown = unused.prefix(5).joined(separator: ", ") + (unused.count > 5 ? " and \(unused.count - 5) more" : "")
+        warning(
+            JSONPath.root / "pages",
+            "\(count(unused.count, "image")) in the book folder \(unused.count == 1 ? "is" : "are") not used by any page: \(shown)")
     }
 
     // MARK: languages
@@ -147,6 +174,7 @@ private struct Validator {
         case .plain(let s):
             if emptyIsWarning, s.trimmingSpaces.isEmpty { warning(path, "the title is empty") }
         case .localized(let map):
+            if emptyIsWarning, map.entries.allSatisfy({ $0.text.trimmingSpaces.isEmpty }) { warning(path, "the title is empty") }
             for e in map {
                 checkTextLanguage(e.language, at: path / e.language, what: "language")
             }

@@ -48,6 +48,12 @@ import Glibc
         }
     }
 
+    @Test func scansNoPageUsesAreWarnedAbout() throws {
+        let dir = try sampleBookFolder(images: ["p1.jpg", "p2.jpg", "p3.jpg", "p4.jpg", "p5.jpg", "P6.png", "notes.txt"])
+        let (_, warnings) = try Book.load(directory: dir)
+        #expect(warnings.map(\.description) == ["pages: 2 images in the book folder are not used by any page: p5.jpg, P6.png"])
+    }
+
     @Test func imageSizesAreComparedWhenAReaderIsGiven() throws {
         let dir = try sampleBookFolder()
         var sizes = sampleSizes

@@ -71,6 +71,18 @@ import Testing
         }
     }
 
+    @Test func duplicateKeysAreFoundInLargeObjectsToo() {
+        let members = (0..<40).map { "\"k\($0)\": \($0)" } + ["\"k33\": 0"]
+        do {
+            _ = try JSONParser.parse("{" + members.joined(separator: ", ") + "}")
+            Issue.record("duplicate key accepted")
+        } catch {
+            #expect(error.path == JSONPath.root / "k33")
+        }
+        let fine = (0..<40).map { "\"k\($0)\": \($0)" }
+        #expect(throws: Never.self) { try JSONParser.parse("{" + fine.joined(separator: ", ") + "}") }
+    }
+
     @Test func invalidUTF8IsReportedWhereItIs() {
         var bytes = Array("{\"a\":\n \"x".utf8)
         bytes.append(0xFF)

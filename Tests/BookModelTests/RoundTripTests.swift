@@ -244,6 +244,31 @@ import Testing
             .replacingFirst("      \"height\": 10,\n", with: "      \"height\": 10,\n      \"label\": \"1\",\n"))
     }
 
+    @Test func nullsInOptionalFieldsSurvive() throws {
+        let text = """
+            {
+              "format": "picturebook-book/1",
+              "title": "T",
+              "author": null,
+              "languages": ["en"],
+              "readingDirection": "ltr",
+              "spreads": null,
+              "pages": [
+                {
+                  "image": "p1.png",
+                  "width": 10,
+                  "height": 10,
+                  "single": null,
+                  "textBoxes": null
+                }
+              ]
+            }
+
+            """
+        let (book, _) = try Book.decode(Array(text.utf8))
+        #expect(String(decoding: book.encoded(), as: UTF8.self) == text)
+    }
+
     @Test func readingOrderFollowsOrderThenPosition() {
         let r = PixelRect(x: 0, y: 0, width: 1, height: 1)
         let page = Page(image: "p.png", width: 10, height: 10, textBoxes: [

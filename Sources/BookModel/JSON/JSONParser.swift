@@ -295,7 +295,10 @@ private struct Parser {
         }
         i += 1  // {
         var object = JSONObject()
-        var seen: [String: Int] = [:]  // key → byte offset of its first occurrence
+        // Byte offset of each key, for duplicate detection. Manifest objects have a handful of
+        // keys, where a linear scan beats hashing; big objects switch to a dictionary.
+        var keyOffsets: [Int] = []
+        var index: [String: Int]? = nil
         skipWhitespace()
         if !atEnd, b[i] == UInt8(ascii: "}") {
             i += 1
@@ -320,13 +323,27 @@ private struct Parser {
             }
             let keyStart = i
             let key = try parseString()
-            if let first = seen[key] {
+            var firstOffset: Int? = nil
+            if let index {
+                firstOffset = index[key]
+            } else if let k = object.members.firstIndex(where: { $0.key == key }) {
+                firstOffset = keyOffsets[k]
+            }
+            if let first = firstOffset {
                 let loc = location(ofOffset: first)
                 throw fail(
                     "duplicate key \(String(decoding: JSONWriter.quoted(key), as: UTF8.self)) (first at line \(loc.line), column \(loc.column))",
                     at: keyStart, path: JSONPath(path + [.key(key)]))
             }
-            seen[key] = keyStart
+            keyOffsets.append(keyStart)
+            if index != nil {
+                index![key] = keyStart
+            } else if keyOffsets.count == 16 {
+                var d: [String: Int] = [:]
+                for (m, off) in zip(object.members, keyOffsets) { d[m.key] = off }
+                d[key] = keyStart
+                index = d
+            }
             skipWhitespace()
             guard !atEnd else { throw unclosed("object", open) }
             guard b[i] == UInt8(ascii: ":") else {
