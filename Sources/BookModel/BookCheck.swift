@@ -85,8 +85,8 @@ public struct ValidationReport: Sendable {
         if unreadable > 0 { parts.append("\(unreadable) unreadable") }
         let errors = checks.filter { $0.status != .unreadable }.reduce(0) { $0 + $1.errorCount }
         let warnings = checks.reduce(0) { $0 + $1.warningCount }
-        var s = "\(count(checks.count, "book")) checked: " + parts.joined(separator: ", ")
-        s += "; \(count(errors, "error")), \(count(warnings, "warning"))"
+        var s = "\(plural(checks.count, "book")) checked: " + parts.joined(separator: ", ")
+        s += "; \(plural(errors, "error")), \(plural(warnings, "warning"))"
         if strict && warnings > 0 { s += " (--strict: warnings fail)" }
         return s
     }

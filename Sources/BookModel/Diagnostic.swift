@@ -73,7 +73,7 @@ public enum BookError: Error, CustomStringConvertible, Equatable, Sendable {
             return s + e.message
         case .invalid(let file, let diagnostics):
             let errors = diagnostics.errors
-            var lines = ["\(file): not a valid book (\(count(errors.count, "error")))"]
+            var lines = ["\(file): not a valid book (\(plural(errors.count, "error")))"]
             for d in errors.prefix(20) { lines.append("  " + d.formatted(file: file)) }
             if errors.count > 20 { lines.append("  … and \(errors.count - 20) more") }
             return lines.joined(separator: "\n")
@@ -93,4 +93,4 @@ public enum BookError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 }
 
-func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -6,7 +6,8 @@ import FileIO
 import Geometry
 
 extension Book {
-    /// Every problem with the book, errors and warnings, in document order.
+    /// Every problem with the book, errors and warnings. (`Book.load` reports the same checks,
+    /// sorted by their position in the file.)
     ///
     /// - Parameters:
     ///   - baseDirectory: the book folder; when given, each page's image must exist there.
@@ -105,7 +106,7 @@ private struct Validator {
         let shown = unused.prefix(5).joined(separator: ", ") + (unused.count > 5 ? " and \(unused.count - 5) more" : "")
         warning(
             JSONPath.root / "pages",
-            "\(count(unused.count, "image")) in the book folder \(unused.count == 1 ? "is" : "are") not used by any page: \(shown)")
+            "\(plural(unused.count, "image")) in the book folder \(unused.count == 1 ? "is" : "are") not used by any page: \(shown)")
     }
 
     // MARK: languages
@@ -350,7 +351,7 @@ private struct Validator {
                 if number < 1 {
                     error(sp / k, "page numbers start at 1, found \(number)")
                 } else {
-                    error(sp / k, "page \(number) does not exist (the book has \(count(n, "page")))")
+                    error(sp / k, "page \(number) does not exist (the book has \(plural(n, "page")))")
                 }
                 exists = false
             }
