@@ -9,6 +9,7 @@
 //   Raster         pixel buffers, conversions, compositing, resampling
 //   Codecs         PNG and JPEG decode/encode, format sniffing, EXIF orientation, size limits
 //   Typesetting    fonts, shaping, bidi, line breaking, text layout and drawing
+//   BookModel      book.json: load, validate, save keeping unknown fields
 //   Generator      deterministic scanned-looking sample pages with ground truth
 //   picturebook    the command-line tool
 import PackageDescription
@@ -32,6 +33,7 @@ let package = Package(
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "Codecs", targets: ["Codecs"]),
         .library(name: "Typesetting", targets: ["Typesetting"]),
+        .library(name: "BookModel", targets: ["BookModel"]),
         .library(name: "Generator", targets: ["Generator"]),
     ],
     dependencies: [
@@ -53,14 +55,15 @@ let package = Package(
             name: "Typesetting",
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi"],
             swiftSettings: swiftSettings),
+        .target(name: "BookModel", dependencies: ["Geometry", "FileIO"], swiftSettings: swiftSettings),
         .target(
             name: "Generator",
-            dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO"],
+            dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "Codecs", "FileIO", "Raster", "Typesetting", "Generator",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -70,8 +73,9 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], swiftSettings: swiftSettings),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs"],
+            name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs"], swiftSettings: swiftSettings),
     ]
