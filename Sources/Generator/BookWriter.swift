@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 public import Raster
 import FileIO
+import BookModel
 
 /// Turns pages into file bytes. The default is `CodecsPageEncoder`; tests may substitute one.
 public protocol PageImageEncoder: Sendable {
@@ -72,11 +73,20 @@ public enum BookWriter {
             if options.truth {
                 try AtomicFile.write(Array(try encoderJSON.encode(truth)) + [0x0A], to: directory + "/truth.json")
             }
-            try AtomicFile.write(Array(try encoderJSON.encode(BookManifest(plan: plan, pages: pages))) + [0x0A], to: directory + "/book.json")
         } catch let e as FileError {
             throw .output(path: e.path, reason: e.description)
         } catch {
             throw .output(path: directory, reason: "cannot encode JSON: \(error)")
+        }
+        let book = plan.manifest(pages: pages)
+        let problems = book.validate(baseDirectory: directory).filter { $0.severity == .error }
+        guard problems.isEmpty else {
+            throw .output(path: directory + "/book.json", reason: "generated manifest is invalid: \(problems.map(\.description).joined(separator: "; "))")
+        }
+        do {
+            try book.save(directory: directory)
+        } catch {
+            throw .output(path: directory + "/book.json", reason: error.description)
         }
         return truth
     }
@@ -119,47 +129,33 @@ final class Slots<T>: @unchecked Sendable {
     }
 }
 
-/// The book.json the generator writes — the `picturebook-book/1` manifest shape (see
-/// Documentation/BookFormat.md); text boxes are librarian-owned ground truth.
-struct BookManifest: Encodable {
-    struct Box: Encodable {
-        var id: String
-        var role: String
-        var rect: Rect
-        var text: [String: String]
-        var language: String
-        var orientation: String
-        var polarity: String
-        var inkColor: String
-        var source = "librarian"
-    }
-    struct Rect: Encodable { var x, y, width, height: Int }
-    struct Page: Encodable {
-        var image: String
-        var width: Int
-        var height: Int
-        var role: String?
-        var textBoxes: [Box]
-    }
-    var format = "picturebook-book/1"
-    var title: [String: String]
-    var languages: [String]
-    var readingDirection: String
-    var spreads: [[Int]]
-    var pages: [Page]
-
-    init(plan: BookPlan, pages: [PageTruth]) {
-        title = plan.title
-        languages = plan.languages
-        readingDirection = plan.readingDirection
-        spreads = plan.spreads
-        self.pages = pages.map { p in
-            Page(image: p.image, width: p.width, height: p.height, role: p.role, textBoxes: p.textBoxes.map { b in
-                Box(id: b.id, role: b.role.rawValue, rect: Rect(x: b.rect.x, y: b.rect.y, width: b.rect.width, height: b.rect.height),
-                    text: b.translations, language: b.language,
-                    orientation: b.orientation == .horizontal ? "horizontal" : "vertical",
-                    polarity: (RGBA8(hex: b.inkColor)?.luma ?? 0) > 128 ? "lightOnDark" : "darkOnLight", inkColor: b.inkColor)
-            })
+extension BookPlan {
+    /// The book.json for these pages: the `picturebook-book/1` manifest, built and checked with
+    /// BookModel. Text boxes are librarian-owned ground truth with every translation.
+    func manifest(pages: [PageTruth]) -> Book {
+        func map(_ texts: [String: String]) -> LanguageMap {
+            var m = LanguageMap()
+            for l in languages where texts[l] != nil { m[l] = texts[l] }
+            for l in texts.keys.sorted() where m[l] == nil { m[l] = texts[l] }
+            return m
         }
+        let bookPages = pages.map { p in
+            var page = Page(image: p.image, width: p.width, height: p.height)
+            page.role = p.role.map { PageRole(rawValue: $0) }
+            page.label = p.textBoxes.first { $0.role == .pageNumber }?.text
+            page.single = p.role == "cover"
+            page.textBoxes = p.textBoxes.enumerated().map { i, b in
+                TextBox(
+                    id: b.id, rect: b.rect, text: map(b.translations), role: TextRole(rawValue: b.role.rawValue),
+                    language: b.language, order: i + 1, orientation: b.orientation == .horizontal ? .horizontal : .vertical,
+                    polarity: (RGBA8(hex: b.inkColor)?.luma ?? 0) > 128 ? .lightOnDark : .darkOnLight,
+                    inkColor: RGBColor(hex: b.inkColor), source: .librarian)
+            }
+            return page
+        }
+        return Book(
+            title: .localized(map(title)), languages: languages,
+            readingDirection: ReadingDirection(rawValue: readingDirection) ?? .leftToRight,
+            pages: bookPages, spreads: spreads.map { Spread($0[0], $0[1]) })
     }
 }
