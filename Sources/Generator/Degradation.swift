@@ -48,7 +48,9 @@ public struct ScanDegradation: Sendable, Codable, Equatable {
         case .mixed: k = rng.uniform(0.6, 1.2)
         case .hard: k = rng.uniform(1.3, 1.9)
         }
-        let tone = [1.0, rng.uniform(0.965, 0.995), rng.uniform(0.88, 0.96)]
+        let g = rng.uniform(0.965, 0.995)
+        // Old paper yellows: blue always lowest, so the tone never drifts to pink.
+        let tone = [1.0, g, g - rng.uniform(0.03, 0.09)]
         let cast = [rng.uniform(0.98, 1.03), rng.uniform(0.985, 1.02), rng.uniform(0.95, 1.02)]
         return ScanDegradation(
             noiseSeed: rng.next() >> 12,

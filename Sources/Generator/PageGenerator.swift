@@ -132,7 +132,7 @@ private struct UnitRenderer {
         let spec = SceneSpec(
             art: art, theme: unit.theme, horizon: unit.horizon, keepClear: keepClear, busyUnder: busy,
             detail: unit.detail, monochrome: unit.monochrome, scale: scale,
-            gutterX: unit.isSpread ? Double(W) : nil)
+            gutterX: unit.isSpread ? Double(W) : nil, coast: unit.coast)
         var painter = ScenePainter(spec: spec, rng: rng.child("scene"), canvas: canvas)
         canvas = painter.paint()
         if case .plate = unit.layout {
@@ -230,7 +230,10 @@ private struct UnitRenderer {
         } else {
             let total = sets.map(\.size.height).reduce(0, +) + gap * Double(sets.count - 1)
             let slack = max(0, region.height - total)
-            var y = region.minY + slack * (blocks[0].role == .pageNumber ? 0.5 : rng.pick([0.0, 0.15, 0.5, 0.85, 1.0]))
+            var anchor = blocks[0].role == .pageNumber ? 0.5 : rng.pick([0.0, 0.15, 0.5, 0.85, 1.0])
+            // Text under a vignette starts right below it, as typeset pages do.
+            if case .vignette(let top) = unit.layout, blocks[0].placement == .margin { anchor = top ? 0 : 0.1 }
+            var y = region.minY + slack * anchor
             for (i, s) in sets.enumerated() {
                 let xs = max(0, region.width - s.size.width)
                 let x = region.minX + xs * blocks[i].align

@@ -79,6 +79,7 @@ struct UnitPlan: Sendable {
     var theme: SceneTheme
     var layout: ArtLayout
     var horizon: Double
+    var coast: Bool = false
     var detail: Double
     var monochrome: Bool
     var blocks: [BlockPlan]
@@ -233,7 +234,8 @@ enum Planner {
             let gutter = spread ? (half == 0 ? "right" : "left") : "none"
             degr.append(ScanDegradation.random(&rng, difficulty: o.difficulty, gutter: gutter))
         }
-        return UnitPlan(firstPage: page, isSpread: spread, theme: theme, layout: layout, horizon: horizon, detail: detail,
-                        monochrome: false, blocks: blocks, seed: seed, degradations: degr)
+        let coast = rng.chance(0.25)
+        return UnitPlan(firstPage: page, isSpread: spread, theme: theme, layout: layout, horizon: horizon, coast: coast,
+                        detail: detail, monochrome: false, blocks: blocks, seed: seed, degradations: degr)
     }
 }

@@ -34,6 +34,8 @@ struct SceneSpec: Sendable {
     var scale: Double
     /// Where a spread's pages meet (so nothing important straddles the gutter); nil for a page.
     var gutterX: Double? = nil
+    /// A seashore (sea, boats, a lighthouse) instead of rolling hills.
+    var coast: Bool = false
 }
 
 struct ScenePainter {
@@ -66,8 +68,13 @@ struct ScenePainter {
         sky()
         celestial()
         clouds()
-        hills()
-        ground()
+        if spec.coast {
+            sea()
+            shore()
+        } else {
+            hills()
+            ground()
+        }
         objects()
         foregroundGrass()
         if spec.monochrome { toInk() }
@@ -252,11 +259,96 @@ struct ScenePainter {
 
     private enum Kind { case house, tree, animal, fence, flowers, bunting, laundry }
 
+    // MARK: Coast
+
+    private mutating func sea() {
+        let night = spec.theme == .night
+        let water = night ? RGB(0.08, 0.12, 0.28) : (spec.theme == .dusk ? RGB(0.35, 0.40, 0.62) : RGB(0.30, 0.55, 0.78))
+        let seaRect = Rect(x: art.minX, y: horizonY, width: art.width, height: art.maxY - horizonY)
+        canvas.wash(.rect(seaRect), water.jittered(&rng, 0.03), rng: &rng, scale: s, clip: spec.art, pooling: 0.05)
+        canvas.ink(.polyline([Point(x: art.minX, y: horizonY), Point(x: art.maxX, y: horizonY)]), width: 2 * s, colour: outline, rng: &rng, scale: s, opacity: 0.6, clip: spec.art)
+        // Wave marks: rows of short curved dashes, thinning towards the horizon.
+        var y = horizonY + 8 * s
+        var row = 0
+        while y < art.maxY {
+            let depth = (y - horizonY) / max(1, art.maxY - horizonY)
+            var x = art.minX + rng.uniform(0, 30) * s
+            while x < art.maxX {
+                let len = (10 + 30 * depth) * s * rng.uniform(0.7, 1.3)
+                if rng.chance(0.55) {
+                    let wave = Path.smoothOpen([Point(x: x, y: y), Point(x: x + len / 2, y: y - len * 0.15), Point(x: x + len, y: y)])
+                    canvas.ink(wave, width: (1.2 + depth) * s, colour: RGB(0.92, 0.96, 1), rng: &rng, scale: s, opacity: 0.7, clip: spec.art)
+                }
+                x += len * rng.uniform(1.5, 2.5)
+            }
+            y += (9 + 26 * depth) * s
+            row += 1
+        }
+        // Sailing boats on the sea.
+        for _ in 0..<rng.int(1...3) {
+            let k = rng.uniform(0.7, 1.3)
+            let c = Point(x: rng.uniform(art.minX + u, art.maxX - u), y: horizonY + u * rng.uniform(0.5, 2.0))
+            let hull = Path.polygon([c + Point(x: -u * 0.9 * k, y: 0), c + Point(x: u * 0.9 * k, y: 0), c + Point(x: u * 0.6 * k, y: u * 0.35 * k), c + Point(x: -u * 0.6 * k, y: u * 0.35 * k)])
+            let sail = Path.polygon([c + Point(x: 0, y: -u * 1.5 * k), c + Point(x: 0, y: -u * 0.1), c + Point(x: u * 0.8 * k, y: -u * 0.1)])
+            guard fits(Rect(x: c.x - u * k, y: c.y - u * 1.6 * k, width: 2 * u * k, height: 2 * u * k)) else { continue }
+            canvas.wash(hull, RGB(0.60, 0.30, 0.18), rng: &rng, scale: s, clip: spec.art)
+            canvas.ink(hull, width: 2 * s, colour: outline, rng: &rng, scale: s, clip: spec.art)
+            canvas.wash(sail, rng.pick([RGB(0.97, 0.95, 0.9), RGB(0.9, 0.3, 0.25)]), rng: &rng, scale: s, clip: spec.art)
+            canvas.ink(sail, width: 2 * s, colour: outline, rng: &rng, scale: s, clip: spec.art)
+        }
+    }
+
+    /// Sand and rocks in the foreground, and a striped lighthouse on one side.
+    private mutating func shore() {
+        let top = horizonY + u * rng.uniform(2.5, 4)
+        let sand = hillPath(baseY: top, amplitude: u * 0.8, bumps: 2)
+        _ = rng.next()
+        let colour = spec.theme == .night ? RGB(0.22, 0.22, 0.28) : RGB(0.90, 0.82, 0.62)
+        canvas.wash(sand, colour, rng: &rng, scale: s, clip: spec.art)
+        canvas.ink(sand, width: 2.5 * s, colour: outline, rng: &rng, scale: s, opacity: 0.7, clip: spec.art)
+        let left = rng.chance(0.5)
+        let baseX = left ? art.minX + art.width * rng.uniform(0.1, 0.22) : art.maxX - art.width * rng.uniform(0.1, 0.22)
+        let h = u * rng.uniform(6, 8), wBottom = u * 1.4, wTop = u * 0.9
+        let baseY = top + u * 0.5
+        let tower = Rect(x: baseX - wBottom / 2, y: baseY - h, width: wBottom, height: h)
+        guard fits(tower.insetBy(dx: -u, dy: -u)) else { return }
+        let rock = Path.smoothClosed((0..<9).map { i in
+            let a = Double(i) / 9 * 2 * .pi
+            return Point(x: baseX + cos(a) * u * 2.2 * rng.uniform(0.8, 1.1), y: baseY + sin(a) * u * 0.7 * rng.uniform(0.8, 1.1))
+        })
+        canvas.wash(rock, RGB(0.45, 0.42, 0.40), rng: &rng, scale: s, clip: spec.art)
+        canvas.ink(rock, width: 2.5 * s, colour: outline, rng: &rng, scale: s, clip: spec.art)
+        // Red and white bands — as regular as a line of text, and not text.
+        let bands = 6
+        for i in 0..<bands {
+            let y0 = baseY - h * Double(i) / Double(bands), y1 = baseY - h * Double(i + 1) / Double(bands)
+            let w0 = wBottom + (wTop - wBottom) * Double(i) / Double(bands), w1 = wBottom + (wTop - wBottom) * Double(i + 1) / Double(bands)
+            let band = Path.polygon([Point(x: baseX - w0 / 2, y: y0), Point(x: baseX + w0 / 2, y: y0), Point(x: baseX + w1 / 2, y: y1), Point(x: baseX - w1 / 2, y: y1)])
+            canvas.fill(band, i % 2 == 0 ? RGB(0.85, 0.2, 0.18) : RGB(0.97, 0.96, 0.92), clip: spec.art)
+        }
+        let body = Path.polygon([Point(x: baseX - wBottom / 2, y: baseY), Point(x: baseX + wBottom / 2, y: baseY), Point(x: baseX + wTop / 2, y: baseY - h), Point(x: baseX - wTop / 2, y: baseY - h)])
+        canvas.ink(body, width: 2.5 * s, colour: outline, rng: &rng, scale: s, clip: spec.art)
+        let lamp = Rect(x: baseX - wTop * 0.4, y: baseY - h - u * 0.8, width: wTop * 0.8, height: u * 0.8)
+        let night = spec.theme == .night || spec.theme == .dusk
+        if night {
+            let dir: Double = left ? 1 : -1
+            let beam = Path.polygon([Point(x: lamp.midX, y: lamp.midY), Point(x: lamp.midX + dir * art.width * 0.45, y: lamp.midY - u * 1.5),
+                                     Point(x: lamp.midX + dir * art.width * 0.45, y: lamp.midY + u * 1.2)])
+            canvas.fill(beam, RGB(1, 0.95, 0.6), opacity: 0.25, clip: spec.art)
+        }
+        canvas.wash(.rect(lamp), night ? RGB(1, 0.9, 0.4) : RGB(0.8, 0.9, 0.95), rng: &rng, scale: s, clip: spec.art)
+        canvas.ink(.rect(lamp), width: 2 * s, colour: outline, rng: &rng, scale: s, clip: spec.art)
+        let roof = Path.polygon([Point(x: lamp.minX - u * 0.2, y: lamp.minY), Point(x: lamp.maxX + u * 0.2, y: lamp.minY), Point(x: lamp.midX, y: lamp.minY - u * 0.7)])
+        canvas.wash(roof, RGB(0.2, 0.2, 0.25), rng: &rng, scale: s, clip: spec.art)
+        canvas.ink(roof, width: 2 * s, colour: outline, rng: &rng, scale: s, clip: spec.art)
+    }
+
     private mutating func objects() {
-        let top = horizonY + u * 1.2
+        let top = horizonY + u * (spec.coast ? 4.2 : 1.2)
         var items: [(kind: Kind, x: Double, y: Double, size: Double)] = []
         let count = rng.int(4...8)
-        let kinds: [Kind] = [.house, .tree, .tree, .animal, .animal, .flowers, .fence, .bunting, .laundry]
+        let kinds: [Kind] = spec.coast ? [.house, .animal, .animal, .fence, .bunting, .laundry]
+            : [.house, .tree, .tree, .animal, .animal, .flowers, .fence, .bunting, .laundry]
         for _ in 0..<count {
             let y = rng.uniform(top, art.maxY - u)
             let depth = (y - top) / max(1, art.maxY - top)

@@ -30,6 +30,8 @@ public struct StoryUnit: Sendable, Codable {
     /// Default placement of the blocks on this page.
     public var placement: PlacementStyle?
     public var horizon: Double?
+    /// A seashore with boats and a lighthouse instead of hills.
+    public var coast: Bool?
     public var detail: Double?
     /// Black-and-white ink drawing rather than a colour plate.
     public var monochrome: Bool?
@@ -155,6 +157,7 @@ extension Story {
             units.append(UnitPlan(
                 firstPage: page, isSpread: spread, theme: theme, layout: layout,
                 horizon: su.horizon ?? (placement == .sky ? rng.uniform(0.55, 0.62) : rng.uniform(0.38, 0.48)),
+                coast: su.coast ?? false,
                 detail: su.detail ?? rng.uniform(0.3, 0.7), monochrome: su.monochrome ?? false, blocks: blocks,
                 seed: unitSeed, degradations: degr, roles: su.roles))
             page += spread ? 2 : 1
