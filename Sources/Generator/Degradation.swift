@@ -69,60 +69,98 @@ public struct ScanDegradation: Sendable, Codable, Equatable {
     /// page and its clean background are identical before JPEG.
     public var reach: Int { blurSigma <= 0 ? 0 : Int((3 * blurSigma).rounded(.up)) }
 
-    func apply(to canvas: Canvas) -> Bitmap<RGBA8> {
-        let w = canvas.width, h = canvas.height
-        var d = canvas.data
+    func apply(to canvas: Canvas) -> Bitmap<RGBA8> { apply(to: [canvas])[0] }
+
+    /// Degrades several same-sized canvases (a page and its clean background) with one set of
+    /// per-pixel fields, computed once: the paper factor, the shading (vignette × gutter) and
+    /// the noise.
+    func apply(to canvases: [Canvas]) -> [Bitmap<RGBA8>] {
+        guard let first = canvases.first else { return [] }
+        let w = first.width, h = first.height
+        let n = w * h
         let grainField = NoiseField(seed: noiseSeed ^ 0x6A7, cell: 1.6, octaves: 2)
         let mottle = NoiseField(seed: noiseSeed ^ 0x3B1, cell: Double(max(w, h)) / 6, octaves: 3)
-        let tone = paperTone.map(Float.init)
         let g = Float(grain)
-        // Paper: tone and fibres multiply everything (ink sits on the paper too).
-        d.withUnsafeMutableBufferPointer { buf in
-            let p = buf.baseAddress!
-            rowsInParallel(h) { y in
-                for x in 0..<w {
-                    let i = (y * w + x) * 3
-                    let f = 1 + g * 2 * (grainField.value(Double(x), Double(y)) - 0.5) + 0.02 * (mottle.value(Double(x), Double(y)) - 0.5)
-                    p[i] *= tone[0] * f
-                    p[i + 1] *= tone[1] * f
-                    p[i + 2] *= tone[2] * f
-                }
-            }
-        }
-        if blurSigma > 0 { d = gaussian(d, width: w, height: h, sigma: blurSigma) }
-        let gains = colourGain.map(Float.init)
         let vig = Float(vignette), gut = Float(gutterShadow)
         let cx = Double(w) / 2, cy = Double(h) / 2, rmax = (cx * cx + cy * cy).squareRoot()
         let gutterWidth = Double(w) * 0.07
+        let gutterLeft = gutterSide == "left"
         let noiseSD = Float(noise / 255)
         let seed = noiseSeed
-        return Bitmap(width: w, height: h) { out in
-            let base = out.baseAddress!
-            d.withUnsafeBufferPointer { src in
-                let sp = src.baseAddress!
-                rowsInParallel(h) { y in
-                    for x in 0..<w {
-                        let i = (y * w + x) * 3
-                        let dx = Double(x) - cx, dy = Double(y) - cy
-                        let rr = (dx * dx + dy * dy).squareRoot() / rmax
-                        var m = 1 - vig * Float(rr * rr)
-                        if gut > 0 {
-                            let dist = gutterSide == "left" ? Double(x) : Double(w - 1 - x)
-                            if dist < gutterWidth {
-                                let t = Float(1 - dist / gutterWidth)
-                                m *= 1 - gut * t * t
+        var paper = [Float](repeating: 0, count: n), shade = paper, lumaNoise = paper, chromaNoise = paper
+        paper.withUnsafeMutableBufferPointer { pp in
+            shade.withUnsafeMutableBufferPointer { sp in
+                lumaNoise.withUnsafeMutableBufferPointer { lp in
+                    chromaNoise.withUnsafeMutableBufferPointer { cp in
+                        let pa = pp.baseAddress!, sa = sp.baseAddress!, la = lp.baseAddress!, ca = cp.baseAddress!
+                        rowsInParallel(h) { y in
+                            for x in 0..<w {
+                                let i = y * w + x
+                                pa[i] = 1 + g * 2 * (grainField.value(Double(x), Double(y)) - 0.5)
+                                    + 0.02 * (mottle.value(Double(x), Double(y)) - 0.5)
+                                let dx = Double(x) - cx, dy = Double(y) - cy
+                                let rr = (dx * dx + dy * dy) / (rmax * rmax)
+                                var m = 1 - vig * Float(rr)
+                                if gut > 0 {
+                                    let dist = gutterLeft ? Double(x) : Double(w - 1 - x)
+                                    if dist < gutterWidth {
+                                        let t = Float(1 - dist / gutterWidth)
+                                        m *= 1 - gut * t * t
+                                    }
+                                }
+                                sa[i] = m
+                                // Three uniform hashes summed ≈ a normal sample, shared by the
+                                // channels (sensor noise is mostly luma), plus a little chroma.
+                                let n0 = hashUnit(seed, x, y) + hashUnit(seed &+ 1, x, y) + hashUnit(seed &+ 2, x, y) - 1.5
+                                la[i] = n0 * 2 * noiseSD
+                                ca[i] = (hashUnit(seed &+ 3, x, y) - 0.5) * noiseSD
                             }
                         }
-                        // Two uniform hashes → an approximately normal sample per channel
-                        // (sum of uniforms), luma-correlated like real sensor noise.
-                        let n0 = hashUnit(seed, x, y) + hashUnit(seed &+ 1, x, y) + hashUnit(seed &+ 2, x, y) - 1.5
-                        let nl = n0 * 2 * noiseSD
-                        let nc = (hashUnit(seed &+ 3, x, y) - 0.5) * noiseSD
-                        @inline(__always) func q(_ v: Float) -> UInt8 { UInt8(min(255, max(0, v * 255 + 0.5))) }
-                        base[y * w + x] = RGBA8(
-                            r: q(sp[i] * gains[0] * m + nl + nc),
-                            g: q(sp[i + 1] * gains[1] * m + nl),
-                            b: q(sp[i + 2] * gains[2] * m + nl - nc))
+                    }
+                }
+            }
+        }
+        let tone = paperTone.map(Float.init)
+        let gains = colourGain.map(Float.init)
+        return canvases.map { canvas in
+            precondition(canvas.width == w && canvas.height == h, "canvas \(canvas.width)×\(canvas.height) is not \(w)×\(h)")
+            var d = canvas.data
+            // Paper: tone and fibres multiply everything (ink sits on the paper too).
+            d.withUnsafeMutableBufferPointer { buf in
+                let p = buf.baseAddress!
+                paper.withUnsafeBufferPointer { pf in
+                    let pa = pf.baseAddress!
+                    rowsInParallel(h) { y in
+                        for x in 0..<w {
+                            let i = y * w + x, f = pa[i]
+                            p[3 * i] *= tone[0] * f
+                            p[3 * i + 1] *= tone[1] * f
+                            p[3 * i + 2] *= tone[2] * f
+                        }
+                    }
+                }
+            }
+            if blurSigma > 0 { d = gaussian(d, width: w, height: h, sigma: blurSigma) }
+            return Bitmap(width: w, height: h) { out in
+                let base = out.baseAddress!
+                d.withUnsafeBufferPointer { src in
+                    shade.withUnsafeBufferPointer { sh in
+                        lumaNoise.withUnsafeBufferPointer { ln in
+                            chromaNoise.withUnsafeBufferPointer { cn in
+                                let sp = src.baseAddress!, sa = sh.baseAddress!, la = ln.baseAddress!, ca = cn.baseAddress!
+                                rowsInParallel(h) { y in
+                                    for x in 0..<w {
+                                        let i = y * w + x
+                                        let m = sa[i], nl = la[i], nc = ca[i]
+                                        @inline(__always) func q(_ v: Float) -> UInt8 { UInt8(min(255, max(0, v * 255 + 0.5))) }
+                                        base[i] = RGBA8(
+                                            r: q(sp[3 * i] * gains[0] * m + nl + nc),
+                                            g: q(sp[3 * i + 1] * gains[1] * m + nl),
+                                            b: q(sp[3 * i + 2] * gains[2] * m + nl - nc))
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }

@@ -185,7 +185,8 @@ private struct UnitRenderer {
                 spread: unit.isSpread ? SpreadTruth(side: half == 0 ? "left" : "right", partner: half == 0 ? number + 1 : number - 1) : nil,
                 role: unit.roles.flatMap { half < $0.count ? $0[half] : nil },
                 degradation: d, textBoxes: boxes.filter { $0.half == half }.map(\.box))
-            pages.append(GeneratedPage(truth: truth, image: d.apply(to: pageCanvas), clean: d.apply(to: cleanCanvas), ink: inkPage))
+            let degraded = d.apply(to: [pageCanvas, cleanCanvas])
+            pages.append(GeneratedPage(truth: truth, image: degraded[0], clean: degraded[1], ink: inkPage))
         }
         return pages
     }
