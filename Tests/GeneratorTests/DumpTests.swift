@@ -31,3 +31,28 @@ import Raster
         }
     }
 }
+
+extension DumpTests {
+    /// Sets one block per script into $PB_DUMP/scripts.pgm.
+    @Test func dumpScripts() throws {
+        guard let dir = ProcessInfo.processInfo.environment["PB_DUMP"] else { return }
+        let reqs = [
+            TextRequest(text: Phrases.all[6].zh, language: "zh-Hans", fontSize: 40, measure: 300, orientation: .verticalRL, style: .serif),
+            TextRequest(text: Phrases.all[6].ja, language: "ja", fontSize: 40, measure: 300, orientation: .verticalRL, style: .sans),
+            TextRequest(text: Phrases.mongolian[3].mn + " " + Phrases.mongolian[4].mn, language: "mn-Mong", fontSize: 40, measure: 300, orientation: .verticalLR, style: .sans),
+            TextRequest(text: Phrases.all[5].ar, language: "ar", fontSize: 36, measure: 400, orientation: .horizontal, style: .serif),
+            TextRequest(text: Phrases.all[5].ja, language: "ja", fontSize: 32, measure: 400, orientation: .horizontal, style: .serif),
+        ]
+        var canvas = Bitmap<UInt8>(width: 1400, height: 420, fill: 255)
+        var x = 10.0
+        for r in reqs {
+            let set = try TextSetter.shared.set(r)
+            let cov = PathRasterizer.coverage(of: set.path.applying(.translation(x: x, y: 10)), in: canvas.bounds)
+            for i in 0..<canvas.pixels.count { canvas.pixels[i] = min(canvas.pixels[i], 255 - cov.pixels[i]) }
+            x += set.size.width + 30
+        }
+        var d = Data("P5\n\(canvas.width) \(canvas.height)\n255\n".utf8)
+        d.append(contentsOf: canvas.pixels)
+        try d.write(to: URL(fileURLWithPath: dir + "/scripts.pgm"))
+    }
+}
