@@ -74,14 +74,17 @@ static void jpeg_error_exit(j_common_ptr cinfo) {
     jpeg_fail_from_library(cinfo, status);
 }
 
-/// Level -1 is a warning: damage libjpeg conceals (grey blocks). Running out of input is the one
-/// that matters most — the mem source would pad with an EOI and return a grey image — so it is
-/// always fatal; the others only when the caller asked for strict decoding.
+/// Level -1 is a warning: damage libjpeg conceals. Running out of data — of the file (the mem
+/// source would pad it with an EOI) or of a scan (a marker where entropy data should be) — leaves
+/// the rest of the image grey, so both are always fatal, and at once: a 30000×30000 header over a
+/// few bytes of data must not cost a pass over 900 million grey pixels. Other warnings (stray
+/// bytes, bad codes) are fatal only when the caller asked for strict decoding.
 static void jpeg_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;  // trace output
     pb_trap *t = (pb_trap *)cinfo->client_data;
     cinfo->err->num_warnings++;
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF) jpeg_fail_from_library(cinfo, PB_TRUNCATED);
+    int code = cinfo->err->msg_code;
+    if (code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER) jpeg_fail_from_library(cinfo, PB_TRUNCATED);
     if (t->strict) jpeg_fail_from_library(cinfo, PB_ERROR);
     t->warnings++;
 }

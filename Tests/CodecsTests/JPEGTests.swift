@@ -215,7 +215,7 @@ import Testing
         let sof = try #require(JPEGBytes.markerOffset(0xC0, in: jpeg))
         jpeg[sof + 4] = 12
         #expect {
-            try ImageDecoder.decode(jpeg, name: "deep.jpg")
+            _ = try ImageDecoder.decode(jpeg, name: "deep.jpg")
         } throws: { e in
             guard case .unsupported(let name, let reason) = e as? CodecError else { return false }
             return name == "deep.jpg" && reason.contains("12")
