@@ -103,6 +103,7 @@ final class JPEGDecoding {
     private func readPixels<P: PixelFormat>(width: Int, height: Int, limits: DecodeLimits) throws(CodecError) -> Bitmap<P> {
         var status: Int32 = pbOK
         let bitmap = Bitmap<P>(width: width, height: height) { p in
+            prefault(UnsafeMutableRawBufferPointer(p))
             status = pb_jpeg_read_image(d, p.bytes, width * MemoryLayout<P>.stride)
         }
         try check(status, limits: limits)

@@ -83,6 +83,7 @@ final class PNGDecoding {
         try check(pb_png_start(d, mode, Int32(MemoryLayout<P>.stride)))
         var status: Int32 = pbOK
         let bitmap = Bitmap<P>(width: info.width, height: info.height) { p in
+            prefault(UnsafeMutableRawBufferPointer(p))
             status = pb_png_read_image(d, p.bytes, info.width * MemoryLayout<P>.stride)
         }
         try check(status)
