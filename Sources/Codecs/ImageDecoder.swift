@@ -1,3 +1,12 @@
+// Codecs: PNG and JPEG in and out.
+//
+//   ImageDecoder   sniff → header (ImageInfo) → limits → decode into a Bitmap → EXIF orientation
+//   PNGEncoder     libpng, fewest channels that hold the pixels, zlib level and filter knobs
+//   JPEGEncoder    libjpeg-turbo, quality / progressive / chroma subsampling
+//
+// libpng and libjpeg run behind CShim's setjmp traps (Sources/CShim/shim.c): every library error
+// comes back as a status and a message, which become a CodecError naming the file here.
+
 import FileIO
 public import Raster
 

@@ -6,13 +6,13 @@ import Raster
 final class JPEGDecoding {
     private let d: UnsafeMutablePointer<pb_jpeg_decoder>
     private let name: String
-    private let data: UnsafeBufferPointer<UInt8>
     private(set) var info = ImageInfo(
         format: .jpeg, width: 0, height: 0, orientation: 1, colorDescription: "", bitDepth: 8, hasAlpha: false,
         isGray: false, isInterlaced: false)
-    /// The file's colour model: inverted CMYK from Adobe software, or YCCK (always Adobe).
-    private(set) var isCMYK = false
-    private(set) var isAdobeInverted = false
+    /// CMYK or YCCK: libjpeg delivers CMYK, converted to RGB here.
+    private var isCMYK = false
+    /// An Adobe APP14 marker was present: Adobe software stores CMYK inverted (255 = no ink).
+    private var isAdobeInverted = false
 
     /// `data` must outlive this object (the decoder reads from it in place).
     init(_ data: UnsafeBufferPointer<UInt8>, name: String, strict: Bool) throws(CodecError) {
@@ -21,7 +21,6 @@ final class JPEGDecoding {
         }
         self.d = d
         self.name = name
-        self.data = data
         try check(pb_jpeg_read_header(d, data.baseAddress, data.count))
         readInfo()
     }
@@ -87,7 +86,7 @@ final class JPEGDecoding {
         try check(
             pb_jpeg_prepare(
                 d, space, UInt32(options.jpegScale.rawValue), options.fastJPEG ? 1 : 0,
-                options.limits.jpegWorkingMemory))
+                options.limits.jpegWorkingMemory), limits: options.limits)
         let c = d.pointee.cinfo
         let w = Int(c.output_width), h = Int(c.output_height)
         guard options.limits.allows(width: w, height: h) else {
