@@ -71,7 +71,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         return nil
     }
 
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Names formats people commonly hand over by mistake, for a clearer "unsupported" message.
     static func recognizeOther(_ bytes: [UInt8]) -> String? {

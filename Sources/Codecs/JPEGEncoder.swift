@@ -72,7 +72,7 @@ public enum JPEGEncoder {
     /// Writes CMYK samples (4 bytes a pixel, already in the convention wanted — Adobe software
     /// stores them inverted) as CMYK or YCCK with an Adobe marker. Picturebook never writes CMYK;
     /// the tests use this to build the files scanners and Photoshop produce.
-    static func encodeCMYK(
+    package static func encodeCMYK(
         _ samples: [UInt8], width: Int, height: Int, ycck: Bool, options: JPEGEncodeOptions = .init()
     ) throws(CodecError) -> [UInt8] {
         precondition(samples.count == width * height * 4, "CMYK needs \(width * height * 4) bytes, got \(samples.count)")

@@ -1,9 +1,9 @@
-import Raster
+package import Raster
 
 extension Bitmap {
     /// The bitmap turned upright for EXIF orientation `orientation` (1...8); 5–8 swap width and
     /// height. See `ImageInfo.orientation`.
-    func applyingOrientation(_ orientation: Int) -> Bitmap {
+    package func applyingOrientation(_ orientation: Int) -> Bitmap {
         guard (2...8).contains(orientation), !isEmpty else { return self }
         let w = width, h = height
         let transposed = orientation >= 5

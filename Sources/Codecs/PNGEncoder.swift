@@ -109,24 +109,27 @@ func writeFile(_ bytes: [UInt8], to path: String) throws(CodecError) {
 }
 
 /// Any PNG libpng can write, from samples already in PNG layout (packed below 8 bits,
-/// big-endian at 16). The public encoder uses the 8-bit cases; tests use the rest to build every
-/// colour type and depth.
-struct RawPNG {
-    var width: Int
-    var height: Int
-    var colorType: Int32
-    var bitDepth: Int
-    var interlaced = false
+/// big-endian at 16). The public encoder uses the 8-bit cases; tests (hence `package`) use the
+/// rest to build every colour type and depth.
+package struct RawPNG {
+    package var width: Int
+    package var height: Int
+    /// PNG colour type as in IHDR: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA.
+    package var colorType: Int32
+    package var bitDepth: Int
+    package var interlaced = false
     /// Rows of `rowBytes` each (when not passed to `encode(pixels:)` directly).
-    var samples: [UInt8] = []
+    package var samples: [UInt8] = []
     var stripFiller = false
-    var palette: [UInt8] = []
-    var paletteAlpha: [UInt8] = []
+    /// RGB triples.
+    package var palette: [UInt8] = []
+    package var paletteAlpha: [UInt8] = []
     /// The single transparent gray level or RGB colour (16-bit scale for 16-bit images).
-    var transparentColor: (gray: UInt16, red: UInt16, green: UInt16, blue: UInt16)?
-    var exif: [UInt8] = []
+    package var transparentColor: (gray: UInt16, red: UInt16, green: UInt16, blue: UInt16)?
+    /// eXIf chunk payload (a TIFF structure).
+    package var exif: [UInt8] = []
 
-    init(width: Int, height: Int, colorType: Int32, bitDepth: Int) {
+    package init(width: Int, height: Int, colorType: Int32, bitDepth: Int) {
         self.width = width
         self.height = height
         self.colorType = colorType
@@ -144,7 +147,7 @@ struct RawPNG {
 
     var rowBytes: Int { (width * channels * bitDepth + 7) / 8 }
 
-    func encode(options: PNGEncodeOptions, name: String) throws(CodecError) -> [UInt8] {
+    package func encode(options: PNGEncodeOptions, name: String) throws(CodecError) -> [UInt8] {
         precondition(samples.count == rowBytes * height, "RawPNG needs \(rowBytes * height) bytes, got \(samples.count)")
         return try samples.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
             try encode(pixels: UnsafeRawBufferPointer(p), stride: rowBytes, options: options, name: name)

@@ -1,4 +1,4 @@
-@testable import Codecs
+import Codecs
 import Raster
 import Testing
 

@@ -1,6 +1,6 @@
 // Builds the test corpus in memory: every PNG colour type and depth through libpng (RawPNG),
 // JPEG variants through the module's encoder, EXIF segments by hand.
-@testable import Codecs
+import Codecs
 import Glibc
 import Raster
 import Testing
