@@ -15,7 +15,8 @@ public struct DecodeLimits: Sendable, Equatable, Codable {
     public static let `default` = DecodeLimits()
 
     public func allows(width: Int, height: Int) -> Bool {
-        width <= maxDimension && height <= maxDimension && width.multipliedReportingOverflow(by: height).partialValue <= maxPixels
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return width <= maxDimension && height <= maxDimension && !overflow && pixels <= maxPixels
     }
 
     /// Working memory libjpeg may use on top of the output (progressive files keep every DCT
