@@ -6,7 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import Geometry
+import Geometry
 public import Raster
 
 /// One finished page: the scanned-looking image (before JPEG), its clean background, and truth.
@@ -104,7 +104,7 @@ private struct UnitRenderer {
     }
 
     func render() throws(GeneratorError) -> [GeneratedPage] {
-        var rng = SeededRandom(seed: unit.seed)
+        let rng = SeededRandom(seed: unit.seed)
         var layoutRng = rng.child("layout")
         let art = artRect()
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BookModel
 import Raster
+import Codecs
 @testable import Generator
 
 /// Stands in for the JPEG/PNG codecs: a tiny deterministic serialization of the pixels.
@@ -73,5 +74,39 @@ struct RawEncoder: PageImageEncoder {
         #expect(throws: GeneratorError.self) {
             try BookWriter.write(try Fixture.storyPlan(), to: "/proc/picturebook-cannot-write", encoder: RawEncoder())
         }
+    }
+}
+
+@Suite struct CodecsOutputTests {
+    @Test func jpegAndPNGBytesAreReproducibleAndCleanMatchesOutsideText() throws {
+        let page = Fixture.pages[0]
+        let encoder = CodecsPageEncoder()
+        let q = page.truth.degradation.jpegQuality
+        let jpeg = try encoder.jpeg(page.image, quality: q, name: "page-001.jpg")
+        #expect(jpeg == (try encoder.jpeg(page.image, quality: q, name: "page-001.jpg")))
+        let again = try PageGenerator.render(Fixture.plan, unit: 0)[0]
+        #expect(jpeg == (try encoder.jpeg(again.image, quality: q, name: "page-001.jpg")))
+        // The clean background is stored losslessly.
+        let png = try encoder.png(page.clean, name: "clean.png")
+        #expect(try ImageDecoder.decode(png, name: "clean.png") == page.clean)
+        // Outside the text the decoded JPEG is within JPEG error of the clean background.
+        let decoded = try ImageDecoder.decode(jpeg, name: "page-001.jpg")
+        var mask = Bitmap<UInt8>(width: page.image.width, height: page.image.height, fill: 255)
+        for b in page.truth.textBoxes { mask.fill(b.rect.expanded(by: page.truth.degradation.reach + 8), with: 0) }
+        let outside = ImageComparison.psnr(decoded, page.clean, mask: mask)
+        #expect(outside > 30, "PSNR outside text \(outside) dB")
+        if let body = page.truth.textBoxes.first(where: { $0.role == .body }) {
+            let inside = ImageComparison.psnr(decoded, page.clean, in: body.rect)
+            #expect(inside < outside - 3, "text should stand out: inside \(inside) dB, outside \(outside) dB")
+        }
+    }
+
+    @Test func differentSeedsGiveDifferentJPEGs() throws {
+        var o = Fixture.options
+        o.seed = 12_345
+        o.pageCount = 1
+        let other = try PageGenerator.render(try PageGenerator.plan(o), unit: 0)[0]
+        let encoder = CodecsPageEncoder()
+        #expect(try encoder.jpeg(other.image, quality: 80, name: "a") != (try encoder.jpeg(Fixture.pages[0].image, quality: 80, name: "b")))
     }
 }
