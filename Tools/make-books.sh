@@ -34,8 +34,8 @@ for entry in "${books[@]}"; do
   mv "$tmp" "$out"
   if command -v montage >/dev/null; then
     # A contact sheet of every page, for Documentation/Generator.md.
-    montage "$out"/page-*.jpg -tile 7x -geometry 150x150+4+4 -background '#f4f1ea' \
-      -colors 192 "PNG8:Documentation/images/$name-contact.png"
+    montage "$out"/page-*.jpg -tile 7x -geometry 160x160+4+4 -background '#f4f1ea' \
+      -depth 8 "PNG24:Documentation/images/$name-contact.png"
   fi
 done
 

@@ -237,7 +237,9 @@ private struct UnitRenderer {
             var y = region.minY + slack * anchor
             for (i, s) in sets.enumerated() {
                 let xs = max(0, region.width - s.size.width)
-                let x = region.minX + xs * blocks[i].align
+                // `align` is measured from the start of the line: the right edge for Arabic.
+                let start = blocks[i].language.hasPrefix("ar") ? 1 - blocks[i].align : blocks[i].align
+                let x = region.minX + xs * start
                 out.append(PlacedBlock(plan: shrunk[i], set: s, origin: Point(x: x, y: y)))
                 y += s.size.height + gap
             }

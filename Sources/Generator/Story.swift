@@ -86,6 +86,9 @@ extension Story {
         var page = 1
         let H = Double(height)
         let defaultStyle = FontStyle(rawValue: font ?? "serif") ?? .serif
+        // In a book with Arabic and a left-to-right language each block hangs from its own
+        // start edge; single-direction books centre their text.
+        let bidiBook = languages.contains { $0.hasPrefix("ar") } && languages.contains { !$0.hasPrefix("ar") }
         for (i, su) in self.units.enumerated() {
             var rng = root.child("unit", i)
             let spread = su.spread ?? false
@@ -125,7 +128,7 @@ extension Story {
                     text: shown, language: sb.show, translations: sb.text, placement: blockPlacement, orientation: mode,
                     fontSize: H * fontSize * scale, style: role == .title ? (defaultStyle == .sans ? .sansBold : .serifBold) : defaultStyle,
                     half: half, role: role, measure: sb.measure ?? (mode == .horizontal ? 0.9 : 0.85),
-                    align: sb.align ?? (sb.show.hasPrefix("ar") ? 0 : 0.5), ink: ink))
+                    align: sb.align ?? (role == .title || !bidiBook ? 0.5 : 0), ink: ink))
             }
             if su.pageNumbers ?? !(su.roles?.first == "cover") {
                 for half in 0..<(spread ? 2 : 1) {
