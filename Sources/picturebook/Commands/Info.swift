@@ -1,4 +1,5 @@
 import ArgumentParser
+import BookModel
 import Codecs
 import FileIO
 import Foundation
@@ -47,7 +48,12 @@ struct Info: AsyncParsableCommand {
     func run() async throws {
         var failures = 0
         var rows: [Row] = []
-        for path in try ImageFiles.expand(files) {
+        let paths: [String]
+        do { paths = try ImageFiles.expand(files) } catch {
+            Console.error("\(error)")
+            throw ExitCode(1)
+        }
+        for path in paths {
             do {
                 let bytes = try FileIO.read(path)
                 let info = try ImageDecoder.info(bytes, name: path)
@@ -99,19 +105,14 @@ enum ByteCount {
 }
 
 /// Expands command-line operands into image files: files stay as given, folders contribute the
-/// PNG/JPEG files directly inside them, sorted naturally.
+/// PNG/JPEG files directly inside them, in natural order.
 enum ImageFiles {
-    static let extensions: Set<String> = ["png", "jpg", "jpeg"]
-
     static func expand(_ operands: [String]) throws -> [String] {
         var out: [String] = []
         for op in operands {
             if FileIO.isDirectory(op) {
-                let names = try FileManager.default.contentsOfDirectory(atPath: op)
-                    .filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix(".") }
-                    .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-                let dir = op.hasSuffix("/") ? String(op.dropLast()) : op
-                out += names.map { "\(dir)/\($0)" }
+                let dir = op.hasSuffix("/") && op.count > 1 ? String(op.dropLast()) : op
+                out += try BookDirectory.imageFiles(in: dir).map { "\(dir)/\($0)" }
             } else {
                 out.append(op)
             }
