@@ -67,6 +67,6 @@ let package = Package(
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], swiftSettings: swiftSettings),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["Codecs"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
 )
