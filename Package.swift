@@ -77,6 +77,6 @@ let package = Package(
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["Codecs"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Codecs
 import BookModel
 
 struct Validate: ParsableCommand {
@@ -50,8 +51,11 @@ struct Validate: ParsableCommand {
 }
 
 /// How `validate` reads a scan's pixel size to compare it with the page's width and height.
-/// BookModel does not depend on the image codecs, so the command supplies this; while it returns
-/// nil, page sizes are taken on trust and only the images' existence is checked.
+/// BookModel does not depend on the image codecs, so the command supplies this. Only the header is
+/// parsed; the size is the upright one (EXIF orientation applied), which is what rects refer to.
 func pageImageSizeReader() -> ((String) -> (Int, Int)?)? {
-    nil
+    { path in
+        guard let info = try? ImageDecoder.info(file: path) else { return nil }
+        return (info.orientedWidth, info.orientedHeight)
+    }
 }
