@@ -55,7 +55,7 @@ struct BlockPlan: Sendable {
     var language: String
     var translations: [String: String]
     var placement: PlacementStyle
-    var orientation: WritingMode
+    var orientation: BlockOrientation
     /// Em size in pixels.
     var fontSize: Double
     var style: FontStyle

@@ -113,7 +113,7 @@ extension Story {
                 guard half == 0 || (spread && half == 1) else {
                     throw .story(path: path, reason: "unit \(i + 1) block \(j + 1): half \(half) on a single page")
                 }
-                let mode: WritingMode
+                let mode: BlockOrientation
                 if sb.show.hasPrefix("mn") { mode = .verticalLR } else if sb.vertical == true { mode = .verticalRL } else { mode = .horizontal }
                 let blockPlacement = sb.placement ?? placement
                 let ink: InkKind

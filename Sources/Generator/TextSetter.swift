@@ -17,7 +17,7 @@ import Geometry
 import Raster
 
 /// The writing direction of a block's lines.
-public enum WritingMode: String, Sendable, Codable, CaseIterable {
+public enum BlockOrientation: String, Sendable, Codable, CaseIterable {
     /// Lines left to right (or right to left for Arabic), stacked top to bottom.
     case horizontal
     /// Columns top to bottom, columns advancing left to right (traditional Mongolian).
@@ -45,7 +45,7 @@ struct TextRequest: Sendable {
     var fontSize: Double
     /// Line length limit: width for horizontal text, height for vertical text.
     var measure: Double
-    var orientation: WritingMode
+    var orientation: BlockOrientation
     var style: FontStyle
     var lineSpacing: Double = 1.3
     /// 0 = start, 0.5 = centre, 1 = end (for Arabic "start" is the right edge).

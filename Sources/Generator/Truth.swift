@@ -47,7 +47,7 @@ public struct TruthBox: Sendable, Codable, Equatable {
     public var translations: [String: String]
     public var role: BlockRole
     public var placement: PlacementStyle
-    public var orientation: WritingMode
+    public var orientation: BlockOrientation
     /// Font size in pixels (em height).
     public var fontSize: Double
     /// The lines as broken, top to bottom (columns left to right for Mongolian, right to left
