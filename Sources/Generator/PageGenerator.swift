@@ -40,6 +40,8 @@ private struct PlacedBlock {
     var plan: BlockPlan
     var set: SetBlock
     var origin: Point
+    /// Blocks stacked together (a paragraph and its translation) share a group and a panel.
+    var group = 0
     var box: Rect { Rect(origin: origin, size: set.size) }
 }
 
@@ -116,9 +118,11 @@ private struct UnitRenderer {
             if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].blocks.append(b) } else { groups.append((key, [b])) }
         }
         var taken: [Rect] = []
-        for g in groups {
+        for (gi, g) in groups.enumerated() {
             let region = region(for: g.blocks[0], art: art)
-            placed += try placeGroup(g.blocks, in: region, avoiding: taken, rng: &layoutRng)
+            var group = try placeGroup(g.blocks, in: region, avoiding: taken, rng: &layoutRng)
+            for i in group.indices { group[i].group = gi }
+            placed += group
             taken += placed.map(\.box)
         }
 
@@ -142,8 +146,12 @@ private struct UnitRenderer {
             canvas.ink(.rect(Rect(art)), width: 2.5 * scale, colour: RGB(0.2, 0.16, 0.12), rng: &r, scale: scale)
         }
         var panelRng = rng.child("panels")
-        for b in placed where b.plan.placement == .panel && b.plan.role != .pageNumber {
-            paintPanel(around: b, on: &canvas, rng: &panelRng)
+        for gi in groups.indices {
+            let members = placed.filter { $0.group == gi && $0.plan.placement == .panel && $0.plan.role != .pageNumber }
+            guard let first = members.first else { continue }
+            let box = members.dropFirst().reduce(first.box) { $0.union($1.box) }
+            let size = members.map(\.plan.fontSize).max() ?? first.plan.fontSize
+            paintPanel(around: box, fontSize: size, on: &canvas, rng: &panelRng)
         }
 
         // 3. Text: one coverage mask over the whole unit, composited with each block's ink.
@@ -247,9 +255,9 @@ private struct UnitRenderer {
         return out
     }
 
-    func paintPanel(around b: PlacedBlock, on canvas: inout Canvas, rng: inout SeededRandom) {
-        let pad = b.plan.fontSize * 0.8
-        let box = b.box.insetBy(dx: -pad, dy: -pad)
+    func paintPanel(around textBox: Rect, fontSize: Double, on canvas: inout Canvas, rng: inout SeededRandom) {
+        let pad = fontSize * 0.8
+        let box = textBox.insetBy(dx: -pad, dy: -pad)
         let cream = rng.pick([RGB(0.99, 0.98, 0.94), RGB(0.98, 0.95, 0.86), RGB(1, 1, 1)])
         let outline = RGB(0.18, 0.14, 0.12)
         if rng.chance(0.35) {

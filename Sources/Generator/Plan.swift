@@ -210,10 +210,16 @@ enum Planner {
                                             measure: vertical ? 0.75 : 0.8, align: vertical ? rng.pick([0.0, 1.0]) : align, ink: ink))
                 default:
                     let count = rng.int(1...3)
-                    let text = (0..<count).map { _ in phrase(&rng).en }.joined(separator: " ")
-                    blocks.append(BlockPlan(text: text, language: "en", translations: ["en": text], placement: placement,
-                                            orientation: .horizontal, fontSize: sizeBase, style: style, half: half,
-                                            measure: rng.uniform(0.6, 0.9), align: align, ink: ink))
+                    let sentences = (0..<count).map { _ in phrase(&rng).en }
+                    // Often two paragraphs: separate boxes a detector must not merge.
+                    let paragraphs = count >= 2 && rng.chance(0.5)
+                        ? [sentences[0], sentences.dropFirst().joined(separator: " ")] : [sentences.joined(separator: " ")]
+                    let measure = rng.uniform(0.6, 0.9)
+                    for text in paragraphs {
+                        blocks.append(BlockPlan(text: text, language: "en", translations: ["en": text], placement: placement,
+                                                orientation: .horizontal, fontSize: sizeBase, style: style, half: half,
+                                                measure: measure, align: align, ink: ink))
+                    }
                 }
             }
             // Page numbers on most text pages.
