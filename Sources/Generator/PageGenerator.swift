@@ -151,7 +151,8 @@ private struct UnitRenderer {
             guard let first = members.first else { continue }
             let box = members.dropFirst().reduce(first.box) { $0.union($1.box) }
             let size = members.map(\.plan.fontSize).max() ?? first.plan.fontSize
-            paintPanel(around: box, fontSize: size, on: &canvas, rng: &panelRng)
+            let page = Rect(x: Double(first.plan.half * W), y: 0, width: Double(W), height: Double(H))
+            paintPanel(around: box, fontSize: size, within: page, on: &canvas, rng: &panelRng)
         }
 
         // 3. Text: one coverage mask over the whole unit, composited with each block's ink.
@@ -255,14 +256,14 @@ private struct UnitRenderer {
         return out
     }
 
-    func paintPanel(around textBox: Rect, fontSize: Double, on canvas: inout Canvas, rng: inout SeededRandom) {
+    func paintPanel(around textBox: Rect, fontSize: Double, within page: Rect, on canvas: inout Canvas, rng: inout SeededRandom) {
         let pad = fontSize * 0.8
         let box = textBox.insetBy(dx: -pad, dy: -pad)
         let cream = rng.pick([RGB(0.99, 0.98, 0.94), RGB(0.98, 0.95, 0.86), RGB(1, 1, 1)])
         let outline = RGB(0.18, 0.14, 0.12)
-        if rng.chance(0.35) {
-            // A speech bubble: an ellipse around the text with a tail.
-            let e = box.insetBy(dx: -box.width * 0.12, dy: -box.height * 0.25)
+        let e = box.insetBy(dx: -box.width * 0.12, dy: -box.height * 0.25)
+        // A speech bubble only where its ellipse (and tail) fits on the page.
+        if rng.chance(0.35), page.insetBy(dx: fontSize * 0.5, dy: fontSize * 0.5).contains(e.insetBy(dx: 0, dy: -e.height * 0.2)) {
             var bubble = Path.ellipse(in: e)
             let side: Double = rng.chance(0.5) ? 1 : -1
             let tailBase = Point(x: e.midX + side * e.width * 0.2, y: e.maxY - e.height * 0.08)
