@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "BookModel", dependencies: ["Geometry", "FileIO"], swiftSettings: swiftSettings),
         .target(
             name: "Generator",
-            dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
+            dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel", "CFreeType", "CHarfBuzz"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
