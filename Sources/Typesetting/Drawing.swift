@@ -1,0 +1,157 @@
+// Drawing a layout: glyph coverage from the per-face cache, accumulated into one mask per layer
+// (halo, then text) and blended onto straight-alpha RGBA once per layer, so overlapping glyphs
+// (joined Arabic, Devanagari conjuncts) never double-darken their overlap.
+
+public import Geometry
+public import Raster
+
+/// An outline drawn behind the text, `radius` pixels wide, to keep it readable on busy art.
+public struct Halo: Sendable, Hashable {
+    public var color: RGBA8
+    public var radius: Double
+
+    public init(color: RGBA8, radius: Double) {
+        self.color = color
+        self.radius = radius
+    }
+}
+
+extension TextLayout {
+    /// A glyph image and where its top-left pixel lands.
+    private struct Placed {
+        let bitmap: GlyphBitmap
+        let x: Int
+        let y: Int
+    }
+
+    private func placedGlyphs(at origin: Point, haloRadius: Int) -> [Placed] {
+        let size26 = Int32((fontSize * 64).rounded())
+        var out: [Placed] = []
+        out.reserveCapacity(glyphCount)
+        for line in lines {
+            for run in line.runs {
+                for g in run.glyphs {
+                    let x = origin.x + g.origin.x, y = origin.y + g.origin.y
+                    // Quarter-pixel buckets: a quarter pixel is below what anti-aliasing shows,
+                    // and it keeps the cache to four images per glyph and axis.
+                    var ix = Int(x.rounded(.down)), iy = Int(y.rounded(.down))
+                    var sx = Int(((x - Double(ix)) * 4).rounded()), sy = Int(((y - Double(iy)) * 4).rounded())
+                    if sx == 4 { sx = 0; ix += 1 }
+                    if sy == 4 { sy = 0; iy += 1 }
+                    let key = GlyphKey(glyph: g.id, size26_6: size26, subX: UInt8(sx), subY: UInt8(sy), rotated: run.sideways)
+                    let bm = haloRadius > 0 ? run.face.halo(key, radius: haloRadius) : run.face.glyph(key)
+                    if bm.width == 0 { continue }
+                    out.append(Placed(bitmap: bm, x: ix + bm.left, y: iy - bm.top))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The text's coverage as a gray mask of `width`×`height` with the box's top-left at
+    /// `origin`; `haloRadius` > 0 gives the halo's coverage instead.
+    public func coverageMask(width: Int, height: Int, origin: Point = .zero, haloRadius: Int = 0) -> Bitmap<UInt8> {
+        var mask = Bitmap<UInt8>(width: width, height: height, fill: 0)
+        accumulate(placedGlyphs(at: origin, haloRadius: haloRadius), into: &mask, offsetX: 0, offsetY: 0)
+        return mask
+    }
+
+    /// Draws the text (and its halo) onto `bitmap` with the box's top-left at `origin`.
+    public func draw(into bitmap: inout Bitmap<RGBA8>, at origin: Point = .zero, color: RGBA8, halo: Halo? = nil) {
+        if let halo, halo.radius > 0 {
+            layer(into: &bitmap, glyphs: placedGlyphs(at: origin, haloRadius: Int(halo.radius.rounded(.up))), color: halo.color)
+        }
+        layer(into: &bitmap, glyphs: placedGlyphs(at: origin, haloRadius: 0), color: color)
+    }
+
+    /// Rasterizes the layout on its own: a `boxSize` image (or the content size when that is
+    /// larger, for overflowing text) filled with `background`.
+    public func render(background: RGBA8, color: RGBA8, halo: Halo? = nil) -> Bitmap<RGBA8> {
+        let w = Int(max(boxSize.width, contentSize.width).rounded(.up))
+        let h = Int(max(boxSize.height, contentSize.height).rounded(.up))
+        var image = Bitmap<RGBA8>(width: max(w, 1), height: max(h, 1), fill: background)
+        draw(into: &image, color: color, halo: halo)
+        return image
+    }
+
+    private func layer(into bitmap: inout Bitmap<RGBA8>, glyphs: [Placed], color: RGBA8) {
+        guard var bounds = glyphs.first.map({ PixelRect(x: $0.x, y: $0.y, width: $0.bitmap.width, height: $0.bitmap.height) }) else { return }
+        for g in glyphs.dropFirst() {
+            bounds = bounds.union(PixelRect(x: g.x, y: g.y, width: g.bitmap.width, height: g.bitmap.height))
+        }
+        guard let clip = bounds.intersection(bitmap.bounds) else { return }
+        var mask = Bitmap<UInt8>(width: clip.width, height: clip.height, fill: 0)
+        accumulate(glyphs, into: &mask, offsetX: clip.x, offsetY: clip.y)
+        TextBlend.blend(mask, color: color, into: &bitmap, atX: clip.x, y: clip.y)
+    }
+
+    /// Unions glyph coverage into `mask` (whose pixel 0,0 is at offsetX, offsetY) with
+    /// a + b − a·b, the coverage of two independent shapes.
+    private func accumulate(_ glyphs: [Placed], into mask: inout Bitmap<UInt8>, offsetX: Int, offsetY: Int) {
+        let mw = mask.width, mh = mask.height
+        mask.pixels.withUnsafeMutableBufferPointer { dst in
+            for g in glyphs {
+                let gx = g.x - offsetX, gy = g.y - offsetY
+                let x0 = max(0, gx), y0 = max(0, gy)
+                let x1 = min(mw, gx + g.bitmap.width), y1 = min(mh, gy + g.bitmap.height)
+                guard x1 > x0, y1 > y0 else { continue }
+                let gw = g.bitmap.width
+                g.bitmap.pixels.withUnsafeBufferPointer { src in
+                    for y in y0..<y1 {
+                        let so = (y - gy) * gw - gx, d0 = y * mw
+                        for x in x0..<x1 {
+                            let s = UInt32(src[so + x])
+                            if s == 0 { continue }
+                            let d = UInt32(dst[d0 + x])
+                            dst[d0 + x] = UInt8(truncatingIfNeeded: d + s - (d * s + 127) / 255)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Blends a coverage mask in one colour onto straight-alpha RGBA ("source over").
+enum TextBlend {
+    static func blend(_ mask: Bitmap<UInt8>, color: RGBA8, into target: inout Bitmap<RGBA8>, atX ox: Int, y oy: Int) {
+        let tw = target.width
+        let ca = UInt32(color.a)
+        let cr = Double(color.r), cg = Double(color.g), cb = Double(color.b)
+        mask.pixels.withUnsafeBufferPointer { m in
+            target.pixels.withUnsafeMutableBufferPointer { t in
+                for y in 0..<mask.height {
+                    let ty = oy + y
+                    guard ty >= 0 && ty < target.height else { continue }
+                    for x in 0..<mask.width {
+                        let cov = UInt32(m[y * mask.width + x])
+                        if cov == 0 { continue }
+                        let tx = ox + x
+                        guard tx >= 0 && tx < tw else { continue }
+                        let i = ty * tw + tx
+                        let sa = Double(cov * ca) / (255 * 255)
+                        let d = t[i]
+                        if d.a == 255 {
+                            // Opaque background, the common case: a plain lerp.
+                            let k = 1 - sa
+                            t[i] = RGBA8(
+                                r: UInt8((cr * sa + Double(d.r) * k).rounded()),
+                                g: UInt8((cg * sa + Double(d.g) * k).rounded()),
+                                b: UInt8((cb * sa + Double(d.b) * k).rounded()), a: 255)
+                        } else {
+                            let da = Double(d.a) / 255
+                            let oa = sa + da * (1 - sa)
+                            guard oa > 0 else { continue }
+                            let wd = da * (1 - sa)
+                            t[i] = RGBA8(
+                                r: UInt8(((cr * sa + Double(d.r) * wd) / oa).rounded()),
+                                g: UInt8(((cg * sa + Double(d.g) * wd) / oa).rounded()),
+                                b: UInt8(((cb * sa + Double(d.b) * wd) / oa).rounded()),
+                                a: UInt8((oa * 255).rounded()))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,458 @@
+// Laying text out in a box: line breaking against shaped widths, alignment, and fitting the
+// largest size between a minimum and a maximum.
+
+public import Geometry
+
+/// How lines run and stack.
+public enum WritingMode: String, Sendable, Hashable, CaseIterable {
+    /// Lines left-to-right or right-to-left (by paragraph direction), stacked top to bottom.
+    case horizontal
+    /// Upright CJK columns top to bottom, stacked right to left (CSS `vertical-rl`), with the
+    /// fonts' vertical forms (`vert`).
+    case verticalRightToLeft
+    /// Text set horizontally and turned 90° clockwise, columns stacked left to right (CSS
+    /// `vertical-lr`, sideways): traditional Mongolian.
+    case verticalLeftToRight
+}
+
+/// Paragraph direction.
+public enum BaseDirection: String, Sendable, Hashable, CaseIterable {
+    /// From the first strong character (UAX #9 rules P2–P3).
+    case auto
+    case leftToRight
+    case rightToLeft
+}
+
+/// Alignment of lines along the inline axis. `start` follows the paragraph direction.
+public enum TextAlignment: String, Sendable, Hashable, CaseIterable {
+    case start, center, end
+}
+
+/// Placement of the block of lines along the block axis when it is shorter than the box.
+public enum BlockAlignment: String, Sendable, Hashable, CaseIterable {
+    case start, center, end
+}
+
+/// Everything about how text is set, apart from the text and the box.
+public struct TextStyle: Sendable, Hashable {
+    /// BCP 47 language ("en", "ar", "zh-Hans", "ja"): picks CJK faces and HarfBuzz's
+    /// language-specific forms.
+    public var language: String?
+    public var direction: BaseDirection
+    public var alignment: TextAlignment
+    public var blockAlignment: BlockAlignment
+    /// Distance between baselines as a multiple of the font size.
+    public var lineSpacing: Double
+    public var padding: EdgeInsets
+    public var writingMode: WritingMode
+    /// Fitting range of font sizes, in pixels per em.
+    public var minimumSize: Double
+    public var maximumSize: Double
+
+    public init(
+        language: String? = nil, direction: BaseDirection = .auto, alignment: TextAlignment = .start,
+        blockAlignment: BlockAlignment = .center, lineSpacing: Double = 1.3, padding: EdgeInsets = .zero,
+        writingMode: WritingMode = .horizontal, minimumSize: Double = 12, maximumSize: Double = 96
+    ) {
+        self.language = language
+        self.direction = direction
+        self.alignment = alignment
+        self.blockAlignment = blockAlignment
+        self.lineSpacing = lineSpacing
+        self.padding = padding
+        self.writingMode = writingMode
+        self.minimumSize = minimumSize
+        self.maximumSize = maximumSize
+    }
+}
+
+/// Errors from typesetting.
+public enum TypesettingError: Error, CustomStringConvertible, Equatable {
+    case noFont(script: String)
+    case invalidSizeRange(minimum: Double, maximum: Double)
+    case invalidBox(Size)
+    case invalidLineSpacing(Double)
+
+    public var description: String {
+        switch self {
+        case .noFont(let script): return "typesetting: no font could be opened for script \(script)"
+        case .invalidSizeRange(let lo, let hi): return "typesetting: font size range \(lo)…\(hi) is empty or not positive"
+        case .invalidBox(let s): return "typesetting: box \(s) has no room inside its padding"
+        case .invalidLineSpacing(let v): return "typesetting: line spacing \(v) must be positive"
+        }
+    }
+}
+
+/// A glyph placed in the box: `origin` is where the glyph's (horizontal) origin sits, in box
+/// coordinates (top-left origin, y down), baseline included.
+public struct PositionedGlyph: Sendable, Hashable {
+    public var id: UInt32
+    public var origin: Point
+    /// Scalar index in the whole text of the first character of the glyph's cluster.
+    public var cluster: Int
+}
+
+/// Glyphs of one face, script and bidi level, in visual order.
+public struct GlyphRun: Sendable {
+    public let face: FontFace
+    public let script: Script
+    public let bidiLevel: UInt8
+    /// Glyph images turned 90° clockwise (sideways Mongolian).
+    public let sideways: Bool
+    public let glyphs: [PositionedGlyph]
+    public var isRightToLeft: Bool { bidiLevel & 1 == 1 }
+}
+
+/// One line (a column in vertical modes).
+public struct TextLine: Sendable {
+    /// Scalar range in the whole text, trailing spaces and the line separator excluded.
+    public let textRange: Range<Int>
+    /// The line box in box coordinates: its inline extent is the laid-out text, its block
+    /// extent one line height.
+    public let frame: Rect
+    public let paragraphIsRightToLeft: Bool
+    /// Runs in visual order (left to right; top to bottom in vertical modes).
+    public let runs: [GlyphRun]
+}
+
+/// The result of typesetting: what to draw and where, and how it fits.
+public struct TextLayout: Sendable {
+    public let boxSize: Size
+    public let style: TextStyle
+    /// Font size chosen, pixels per em.
+    public let fontSize: Double
+    public let lineHeight: Double
+    public let lines: [TextLine]
+    /// Size the content needs, padding included; larger than `boxSize` on the block axis when
+    /// it overflows, so a reader can scroll.
+    public let contentSize: Size
+    /// True when even the minimum size does not fit (lines then wrap at the box width and the
+    /// block runs past the box's end).
+    public let overflows: Bool
+
+    public var glyphRuns: [GlyphRun] { lines.flatMap(\.runs) }
+    public var glyphCount: Int { lines.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.glyphs.count } } }
+}
+
+/// Text analysed and shaped once; lay it out at any size or fit it into any box.
+public struct PreparedText: Sendable {
+    let paragraphs: [ShapedParagraph]
+    public let style: TextStyle
+    public let scalarCount: Int
+}
+
+extension ShapedParagraph: @unchecked Sendable {}
+
+/// The typesetting entry point.
+public struct Typesetter: Sendable {
+    public let fonts: FontRegistry
+
+    public init(fonts: FontRegistry = .system) { self.fonts = fonts }
+
+    /// Splits `text` into paragraphs, runs bidi, itemizes and shapes (size independent).
+    public func prepare(_ text: String, style: TextStyle) throws -> PreparedText {
+        guard style.lineSpacing > 0, style.lineSpacing.isFinite else {
+            throw TypesettingError.invalidLineSpacing(style.lineSpacing)
+        }
+        let scalars = text.unicodeScalars.map(\.value)
+        var paragraphs: [ShapedParagraph] = []
+        var start = 0
+        var i = 0
+        let orientation: Shaper.Orientation = style.writingMode == .verticalRightToLeft ? .vertical : .horizontal
+        while i <= scalars.count {
+            let atEnd = i == scalars.count
+            let cp = atEnd ? 0 : scalars[i]
+            if atEnd || cp == 0x0A || cp == 0x0D || cp == 0x2029 || cp == 0x2028 || cp == 0x0B || cp == 0x0C || cp == 0x85 {
+                let para = Array(scalars[start..<i])
+                paragraphs.append(try Shaper.shape(
+                    paragraph: para, textOffset: start, style: style, orientation: orientation, fonts: fonts))
+                if !atEnd && cp == 0x0D && i + 1 < scalars.count && scalars[i + 1] == 0x0A { i += 1 }
+                start = i + 1
+            }
+            i += 1
+        }
+        return PreparedText(paragraphs: paragraphs, style: style, scalarCount: scalars.count)
+    }
+
+    /// Sets `text` at a fixed `size` in a box (lines wrap at the box's inline extent).
+    public func layout(_ text: String, size: Double, in box: Size, style: TextStyle) throws -> TextLayout {
+        try prepare(text, style: style).layout(size: size, in: box)
+    }
+
+    /// Sets `text` at the largest size between the style's minimum and maximum that fits `box`.
+    public func fit(_ text: String, in box: Size, style: TextStyle) throws -> TextLayout {
+        try prepare(text, style: style).fit(in: box)
+    }
+}
+
+extension PreparedText {
+    /// The inline and block extents available inside the padding.
+    private func available(_ box: Size) -> (inline: Double, block: Double) {
+        let p = style.padding
+        let w = box.width - p.left - p.right, h = box.height - p.top - p.bottom
+        return style.writingMode == .horizontal ? (w, h) : (h, w)
+    }
+
+    /// Lines (scalar ranges per paragraph) at `size`, and whether every line fits `inline`.
+    private func breakLines(size: Double, inline: Double, emergency: Bool) -> (lines: [[Range<Int>]], fits: Bool, longest: Double) {
+        var all: [[Range<Int>]] = []
+        var fits = true
+        var longest = 0.0
+        let limit = inline / size + 1e-9  // compare in per-em units
+        for p in paragraphs {
+            var lines: [Range<Int>] = []
+            let n = p.scalars.count
+            var start = 0
+            var bi = 0  // index into breakIndices
+            while start < n {
+                // Skip break positions at or before start.
+                while bi < p.breakIndices.count && p.breakIndices[bi] <= start { bi += 1 }
+                var chosen: Int? = nil
+                var k = bi
+                while k < p.breakIndices.count {
+                    let e = p.breakIndices[k]
+                    let w = p.width(start, p.trimmedEnd(start, e))
+                    if w > limit { break }
+                    chosen = e
+                    if p.breaks[e] == .mandatory { break }
+                    k += 1
+                }
+                var end: Int
+                if let c = chosen {
+                    end = c
+                } else {
+                    // The next piece alone is too long.
+                    let e = bi < p.breakIndices.count ? p.breakIndices[bi] : n
+                    if emergency {
+                        // Cut inside it at the last cluster start that fits (at least one cluster).
+                        var cut = start + 1
+                        while cut < e && !p.clusterStart[cut] { cut += 1 }
+                        var j = cut
+                        while j < e {
+                            var nx = j + 1
+                            while nx < e && !p.clusterStart[nx] { nx += 1 }
+                            if p.width(start, nx) > limit { break }
+                            j = nx
+                            cut = j
+                        }
+                        end = min(cut, e)
+                    } else {
+                        end = e
+                    }
+                    fits = fits && p.width(start, p.trimmedEnd(start, end)) <= limit
+                }
+                let trimmed = p.trimmedEnd(start, end)
+                longest = max(longest, p.width(start, trimmed) * size)
+                lines.append(start..<end)
+                start = end
+            }
+            if n == 0 { lines.append(0..<0) }
+            all.append(lines)
+        }
+        return (all, fits, longest)
+    }
+
+    private func blockExtent(lineCount: Int, size: Double) -> Double {
+        Double(lineCount) * size * style.lineSpacing
+    }
+
+    /// Whether the text fits at `size`.
+    func fits(size: Double, in box: Size) -> Bool {
+        let (inline, block) = available(box)
+        let r = breakLines(size: size, inline: inline, emergency: false)
+        guard r.fits else { return false }
+        let count = r.lines.reduce(0) { $0 + $1.count }
+        return blockExtent(lineCount: count, size: size) <= block + 1e-9
+    }
+
+    /// Lays out at the largest size in the style's range that fits; at the minimum size with
+    /// `overflows` set when even that does not fit.
+    public func fit(in box: Size) throws -> TextLayout {
+        let lo0 = style.minimumSize, hi0 = style.maximumSize
+        guard lo0 > 0, hi0 >= lo0, hi0.isFinite else {
+            throw TypesettingError.invalidSizeRange(minimum: lo0, maximum: hi0)
+        }
+        let (inline, block) = available(box)
+        guard inline > 0, block > 0 else { throw TypesettingError.invalidBox(box) }
+        if fits(size: hi0, in: box) { return try layout(size: hi0, in: box) }
+        if !fits(size: lo0, in: box) { return try layout(size: lo0, in: box) }
+        // Bisect to a quarter pixel: finer sizes are not visibly different and would only
+        // multiply the glyph cache.
+        var lo = lo0, hi = hi0
+        while hi - lo > 0.25 {
+            let mid = (lo + hi) / 2
+            if fits(size: mid, in: box) { lo = mid } else { hi = mid }
+        }
+        let size = max(lo0, (lo * 4).rounded(.down) / 4)
+        return try layout(size: size, in: box)
+    }
+
+    /// Lays out at `size`; lines wrap at the box's inline extent (cutting inside words only
+    /// when a word alone is longer than a line).
+    public func layout(size: Double, in box: Size) throws -> TextLayout {
+        guard size > 0, size.isFinite else { throw TypesettingError.invalidSizeRange(minimum: size, maximum: size) }
+        let (inline, block) = available(box)
+        guard inline > 0, block > 0 else { throw TypesettingError.invalidBox(box) }
+        let broken = breakLines(size: size, inline: inline, emergency: true)
+        let lineHeight = size * style.lineSpacing
+        let lineCount = broken.lines.reduce(0) { $0 + $1.count }
+        let blockUsed = Double(lineCount) * lineHeight
+        let overflows = blockUsed > block + 1e-6 || broken.longest > inline + 1e-6
+        let slack = max(0, block - blockUsed)
+        let blockShift: Double
+        switch style.blockAlignment {
+        case .start: blockShift = 0
+        case .center: blockShift = slack / 2
+        case .end: blockShift = slack
+        }
+        let pad = style.padding
+        var lines: [TextLine] = []
+        var lineIndex = 0
+        for (p, ranges) in zip(paragraphs, broken.lines) {
+            // Baseline inside a line: the content area (ascender + descender of the faces used)
+            // centred in the line height.
+            let contentArea = (p.ascender + p.descender) * size
+            let baselineInLine = (lineHeight - contentArea) / 2 + p.ascender * size
+            for range in ranges {
+                let trimmed = range.lowerBound..<p.trimmedEnd(range.lowerBound, range.upperBound)
+                let length = p.width(trimmed.lowerBound, trimmed.upperBound) * size
+                let inlineStart: Double
+                let startAtRight = style.writingMode == .horizontal && p.isRightToLeft
+                let free = inline - length
+                var lead: Double
+                switch style.alignment {
+                case .start: lead = 0
+                case .center: lead = free / 2
+                case .end: lead = free
+                }
+                if startAtRight { lead = free - lead }
+                inlineStart = lead
+                let blockPos = blockShift + Double(lineIndex) * lineHeight
+                lines.append(placeLine(
+                    p, trimmed, size: size, inlineStart: inlineStart, blockPos: blockPos,
+                    lineHeight: lineHeight, baselineInLine: baselineInLine, length: length, box: box))
+                lineIndex += 1
+            }
+        }
+        let content: Size
+        let blockTotal = blockUsed + (style.writingMode == .horizontal ? pad.top + pad.bottom : pad.left + pad.right)
+        let inlineTotal = broken.longest + (style.writingMode == .horizontal ? pad.left + pad.right : pad.top + pad.bottom)
+        if style.writingMode == .horizontal {
+            content = Size(width: inlineTotal, height: blockTotal)
+        } else {
+            content = Size(width: blockTotal, height: inlineTotal)
+        }
+        return TextLayout(
+            boxSize: box, style: style, fontSize: size, lineHeight: lineHeight, lines: lines,
+            contentSize: content, overflows: overflows)
+    }
+
+    /// Positions the glyphs of one line. Runs are reordered visually (UAX #9 rule L2) and the
+    /// glyphs of each run are already in visual order from HarfBuzz.
+    private func placeLine(
+        _ p: ShapedParagraph, _ range: Range<Int>, size: Double, inlineStart: Double, blockPos: Double,
+        lineHeight: Double, baselineInLine: Double, length: Double, box: Size
+    ) -> TextLine {
+        let pad = style.padding
+        var pieces: [ShapedRun] = []
+        for run in p.runs where run.range.overlaps(range) {
+            var r = run
+            r.glyphs = run.glyphs.filter { range.contains($0.cluster) }
+            if !r.glyphs.isEmpty { pieces.append(r) }
+        }
+        // L2: from the highest level down to the lowest odd level, reverse every maximal
+        // sequence of runs at that level or higher.
+        if let maxLevel = pieces.map(\.level).max(), maxLevel > 0 {
+            let lowestOdd = (pieces.map(\.level).filter { $0 & 1 == 1 }.min() ?? maxLevel)
+            var level = maxLevel
+            while level >= lowestOdd && level > 0 {
+                var i = 0
+                while i < pieces.count {
+                    if pieces[i].level >= level {
+                        var j = i
+                        while j < pieces.count && pieces[j].level >= level { j += 1 }
+                        pieces[i..<j].reverse()
+                        i = j
+                    } else {
+                        i += 1
+                    }
+                }
+                level -= 1
+            }
+        }
+        let offset = p.textOffset
+        var runs: [GlyphRun] = []
+        var pen = inlineStart
+        let frame: Rect
+        switch style.writingMode {
+        case .horizontal:
+            let baselineY = pad.top + blockPos + baselineInLine
+            let x0 = pad.left
+            for r in pieces {
+                var glyphs: [PositionedGlyph] = []
+                glyphs.reserveCapacity(r.glyphs.count)
+                for g in r.glyphs {
+                    glyphs.append(PositionedGlyph(
+                        id: g.id, origin: Point(x: x0 + pen + g.xOffset * size, y: baselineY - g.yOffset * size),
+                        cluster: g.cluster + offset))
+                    pen += g.xAdvance * size
+                }
+                runs.append(GlyphRun(face: r.face, script: r.script, bidiLevel: r.level, sideways: false, glyphs: glyphs))
+            }
+            frame = Rect(x: x0 + inlineStart, y: pad.top + blockPos, width: length, height: lineHeight)
+        case .verticalRightToLeft:
+            // Columns from the right; HarfBuzz's vertical offsets move the glyph's horizontal
+            // origin from the pen, which walks down the column's centre line.
+            let columnRight = box.width - pad.right - blockPos
+            let centerX = columnRight - lineHeight / 2
+            let y0 = pad.top
+            for r in pieces {
+                var glyphs: [PositionedGlyph] = []
+                for g in r.glyphs {
+                    glyphs.append(PositionedGlyph(
+                        id: g.id, origin: Point(x: centerX + g.xOffset * size, y: y0 + pen - g.yOffset * size),
+                        cluster: g.cluster + offset))
+                    pen += -g.yAdvance * size
+                }
+                runs.append(GlyphRun(face: r.face, script: r.script, bidiLevel: 0, sideways: false, glyphs: glyphs))
+            }
+            frame = Rect(x: columnRight - lineHeight, y: y0 + inlineStart, width: lineHeight, height: length)
+        case .verticalLeftToRight:
+            // The horizontal line turned 90° clockwise: inline u runs down, the line's top edge
+            // (v = 0) lies on the column's right side, so ascenders face right.
+            let columnLeft = pad.left + blockPos
+            let columnRight = columnLeft + lineHeight
+            let y0 = pad.top
+            for r in pieces {
+                var glyphs: [PositionedGlyph] = []
+                for g in r.glyphs {
+                    let u = pen + g.xOffset * size
+                    let v = baselineInLine - g.yOffset * size
+                    glyphs.append(PositionedGlyph(
+                        id: g.id, origin: Point(x: columnRight - v, y: y0 + u), cluster: g.cluster + offset))
+                    pen += g.xAdvance * size
+                }
+                runs.append(GlyphRun(face: r.face, script: r.script, bidiLevel: r.level, sideways: true, glyphs: glyphs))
+            }
+            frame = Rect(x: columnLeft, y: y0 + inlineStart, width: lineHeight, height: length)
+        }
+        let upper = max(range.lowerBound, range.upperBound)
+        return TextLine(
+            textRange: (range.lowerBound + offset)..<(upper + offset), frame: frame,
+            paragraphIsRightToLeft: p.isRightToLeft && style.writingMode == .horizontal, runs: runs)
+    }
+}
+
+extension ShapedParagraph {
+    /// Per-em width of scalars start..<end.
+    @inline(__always)
+    func width(_ start: Int, _ end: Int) -> Double { prefix[end] - prefix[start] }
+
+    /// `end` moved back over spaces and line separators, which hang past the line's end.
+    @inline(__always)
+    func trimmedEnd(_ start: Int, _ end: Int) -> Int {
+        var e = end
+        while e > start && isSpace[e - 1] { e -= 1 }
+        return e
+    }
+}
