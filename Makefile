@@ -23,7 +23,7 @@ test: setup
 # Long peer comparisons; not part of CI.
 bench:
 	@Tools/setup.sh --bench
-	@Tools/bench-codecs.sh
+	@Tools/bench-codecs.py
 
 clean:
 	rm -rf .build

@@ -1,0 +1,95 @@
+// Terminal output shared by every subcommand: messages on stderr, results on stdout, a progress
+// bar only when stderr is a terminal (so logs and pipes stay clean), JSON for scripts.
+
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum Console {
+    /// True when stderr is an interactive terminal: progress bars are drawn only then.
+    static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+
+    private static let lock = NSLock()
+
+    static func out(_ line: String) {
+        lock.withLock { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    }
+
+    static func err(_ line: String) {
+        lock.withLock {
+            if Progress.isDrawing { FileHandle.standardError.write(Data("\r\u{1b}[2K".utf8)) }
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    /// `picturebook: <message>` on stderr — the form every failure takes.
+    static func error(_ message: String) { err("picturebook: error: \(message)") }
+    static func warning(_ message: String) { err("picturebook: warning: \(message)") }
+
+    /// Pretty, key-sorted JSON on stdout.
+    static func json(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        lock.withLock {
+            FileHandle.standardOutput.write(data)
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        }
+    }
+
+    /// One compact JSON object per line (JSON Lines), for streaming progress to scripts.
+    static func jsonLine(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        lock.withLock {
+            FileHandle.standardOutput.write(data)
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        }
+    }
+}
+
+/// A one-line progress bar on stderr: `analyze  [#########-----------]  12/40  p12.jpg`.
+/// Silent when stderr is not a terminal or when disabled; safe to advance from any thread.
+final class Progress: @unchecked Sendable {
+    nonisolated(unsafe) fileprivate static var isDrawing = false
+
+    private let label: String
+    private let total: Int
+    private let enabled: Bool
+    private var done = 0
+    private var lastDraw = 0.0
+    private let lock = NSLock()
+
+    init(_ label: String, total: Int, enabled: Bool = true) {
+        self.label = label
+        self.total = total
+        self.enabled = enabled && Console.stderrIsTerminal && total > 1
+    }
+
+    func advance(_ item: String = "") {
+        lock.withLock {
+            done += 1
+            guard enabled else { return }
+            let now = Date().timeIntervalSinceReferenceDate
+            guard done == total || now - lastDraw > 0.05 else { return }
+            lastDraw = now
+            let width = 28
+            let filled = total == 0 ? width : width * done / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let line = "\r\u{1b}[2K\(label)  [\(bar)]  \(done)/\(total)  \(item.suffix(40))"
+            Progress.isDrawing = true
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    func finish() {
+        lock.withLock {
+            guard enabled, Progress.isDrawing else { return }
+            FileHandle.standardError.write(Data("\r\u{1b}[2K".utf8))
+            Progress.isDrawing = false
+        }
+    }
+}
