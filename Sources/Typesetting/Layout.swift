@@ -456,3 +456,11 @@ extension ShapedParagraph {
         return e
     }
 }
+
+extension WritingMode {
+    /// The vertical mode a text calls for: sideways `verticalLeftToRight` when it contains
+    /// Mongolian, upright `verticalRightToLeft` (CJK) otherwise.
+    public static func vertical(for text: String) -> WritingMode {
+        text.unicodeScalars.contains { Script.of($0) == .mongolian } ? .verticalLeftToRight : .verticalRightToLeft
+    }
+}
