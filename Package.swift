@@ -3,6 +3,7 @@
 //
 // Modules, in the order data flows through them (each depends only on those above it):
 //   CPNG, CJPEG, CFreeType, CHarfBuzz, CFriBidi  system C libraries, found with pkg-config
+//   CHyphen        libhyphen (hyphenation patterns), default include and library paths
 //   CShim          the little C that Swift cannot do safely (setjmp error traps, macro wrappers)
 //   FileIO         whole-file reads with limits, atomic writes (temp file + rename)
 //   Geometry       points, sizes, rects, affine transforms; shared by pixels and layout
@@ -41,6 +42,8 @@ let package = Package(
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
+        // libhyphen ships no pkg-config file; its header and library are in the default paths.
+        .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
@@ -49,7 +52,7 @@ let package = Package(
         .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG"], swiftSettings: swiftSettings),
         .target(
             name: "Typesetting",
-            dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi"],
+            dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",

@@ -120,6 +120,20 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         return c
     }
 
+    /// The face's hyphen glyph and its advance per em (U+2010, else U+002D), for hyphenated
+    /// line ends; nil when the face has neither.
+    lazy var hyphen: (glyph: UInt32, advance: Double)? = {
+        lock.lock()
+        defer { lock.unlock() }
+        for cp: UInt32 in [0x2010, 0x2D] {
+            var glyph: hb_codepoint_t = 0
+            if hb_font_get_nominal_glyph(hbFont, cp, &glyph) != 0 {
+                return (glyph, Double(hb_font_get_glyph_h_advance(hbFont, glyph)) / unitsPerEm)
+            }
+        }
+        return nil
+    }()
+
     /// Runs `body` with the HarfBuzz font while holding the face lock.
     func withHarfBuzzFont<R>(_ body: (OpaquePointer) -> R) -> R {
         lock.lock()

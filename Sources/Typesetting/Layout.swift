@@ -48,12 +48,18 @@ public struct TextStyle: Sendable, Hashable {
     /// Fitting range of font sizes, in pixels per em.
     public var minimumSize: Double
     public var maximumSize: Double
+    /// Split long words at hyphenation points (libhyphen patterns for the language, when
+    /// installed) if a line would otherwise be left less than three quarters full. Off by
+    /// default: early readers read whole words best.
+    public var hyphenate: Bool
 
     public init(
         language: String? = nil, direction: BaseDirection = .auto, alignment: TextAlignment = .start,
         blockAlignment: BlockAlignment = .center, lineSpacing: Double = 1.3, padding: EdgeInsets = .zero,
-        writingMode: WritingMode = .horizontal, minimumSize: Double = 12, maximumSize: Double = 96
+        writingMode: WritingMode = .horizontal, minimumSize: Double = 12, maximumSize: Double = 96,
+        hyphenate: Bool = false
     ) {
+        self.hyphenate = hyphenate
         self.language = language
         self.direction = direction
         self.alignment = alignment
@@ -193,36 +199,59 @@ extension PreparedText {
         return style.writingMode == .horizontal ? (w, h) : (h, w)
     }
 
-    /// Lines (scalar ranges per paragraph) at `size`, and whether every line fits `inline`.
-    private func breakLines(size: Double, inline: Double, emergency: Bool) -> (lines: [[Range<Int>]], fits: Bool, longest: Double) {
-        var all: [[Range<Int>]] = []
+    /// One line of a paragraph: its scalars (trailing spaces included) and the hyphen drawn at
+    /// its end when it ends inside a word.
+    struct LineSpan {
+        var range: Range<Int>
+        var hyphen: HyphenMark?
+    }
+
+    /// Lines per paragraph at `size`, whether every line fits `inline`, and the longest line.
+    ///
+    /// Greedy: each line takes as much as fits. A hyphenation point is used only when the last
+    /// ordinary break would leave the line less than three quarters full.
+    private func breakLines(size: Double, inline: Double, emergency: Bool) -> (lines: [[LineSpan]], fits: Bool, longest: Double) {
+        var all: [[LineSpan]] = []
         var fits = true
         var longest = 0.0
         let limit = inline / size + 1e-9  // compare in per-em units
         for p in paragraphs {
-            var lines: [Range<Int>] = []
+            var lines: [LineSpan] = []
             let n = p.scalars.count
+            let cands = p.candidates
             var start = 0
-            var bi = 0  // index into breakIndices
+            var ci = 0  // first candidate after `start`
             while start < n {
-                // Skip break positions at or before start.
-                while bi < p.breakIndices.count && p.breakIndices[bi] <= start { bi += 1 }
-                var chosen: Int? = nil
-                var k = bi
-                while k < p.breakIndices.count {
-                    let e = p.breakIndices[k]
-                    let w = p.width(start, p.trimmedEnd(start, e))
+                while ci < cands.count && cands[ci].index <= start { ci += 1 }
+                var plain: (index: Int, width: Double)? = nil
+                var hyphen: (index: Int, mark: HyphenMark)? = nil
+                var k = ci
+                while k < cands.count {
+                    let c = cands[k]
+                    let w = p.width(start, p.trimmedEnd(start, c.index)) + (c.hyphen?.advance ?? 0)
+                    if let mark = c.hyphen {
+                        if w <= limit { hyphen = (c.index, mark) }
+                        k += 1
+                        continue
+                    }
                     if w > limit { break }
-                    chosen = e
-                    if p.breaks[e] == .mandatory { break }
+                    plain = (c.index, w)
+                    if p.breaks[c.index] == .mandatory { break }
                     k += 1
                 }
-                var end: Int
-                if let c = chosen {
-                    end = c
+                var span: LineSpan
+                if let h = hyphen, h.index > (plain?.index ?? start), (plain?.width ?? 0) < 0.75 * limit {
+                    span = LineSpan(range: start..<h.index, hyphen: h.mark)
+                } else if let c = plain {
+                    span = LineSpan(range: start..<c.index, hyphen: nil)
                 } else {
                     // The next piece alone is too long.
-                    let e = bi < p.breakIndices.count ? p.breakIndices[bi] : n
+                    var e = n
+                    for c in cands[ci...] where c.hyphen == nil {
+                        e = c.index
+                        break
+                    }
+                    var end = e
                     if emergency {
                         // Cut inside it at the last cluster start that fits (at least one cluster).
                         var cut = start + 1
@@ -236,17 +265,16 @@ extension PreparedText {
                             cut = j
                         }
                         end = min(cut, e)
-                    } else {
-                        end = e
                     }
                     fits = fits && p.width(start, p.trimmedEnd(start, end)) <= limit
+                    span = LineSpan(range: start..<end, hyphen: nil)
                 }
-                let trimmed = p.trimmedEnd(start, end)
-                longest = max(longest, p.width(start, trimmed) * size)
-                lines.append(start..<end)
-                start = end
+                let trimmed = p.trimmedEnd(start, span.range.upperBound)
+                longest = max(longest, (p.width(start, trimmed) + (span.hyphen?.advance ?? 0)) * size)
+                lines.append(span)
+                start = span.range.upperBound
             }
-            if n == 0 { lines.append(0..<0) }
+            if n == 0 { lines.append(LineSpan(range: 0..<0, hyphen: nil)) }
             all.append(lines)
         }
         return (all, fits, longest)
@@ -313,9 +341,10 @@ extension PreparedText {
             // centred in the line height.
             let contentArea = (p.ascender + p.descender) * size
             let baselineInLine = (lineHeight - contentArea) / 2 + p.ascender * size
-            for range in ranges {
+            for span in ranges {
+                let range = span.range
                 let trimmed = range.lowerBound..<p.trimmedEnd(range.lowerBound, range.upperBound)
-                let length = p.width(trimmed.lowerBound, trimmed.upperBound) * size
+                let length = (p.width(trimmed.lowerBound, trimmed.upperBound) + (span.hyphen?.advance ?? 0)) * size
                 let inlineStart: Double
                 let startAtRight = style.writingMode == .horizontal && p.isRightToLeft
                 let free = inline - length
@@ -329,7 +358,7 @@ extension PreparedText {
                 inlineStart = lead
                 let blockPos = blockShift + Double(lineIndex) * lineHeight
                 lines.append(placeLine(
-                    p, trimmed, size: size, inlineStart: inlineStart, blockPos: blockPos,
+                    p, trimmed, hyphen: span.hyphen, size: size, inlineStart: inlineStart, blockPos: blockPos,
                     lineHeight: lineHeight, baselineInLine: baselineInLine, length: length, box: box))
                 lineIndex += 1
             }
@@ -350,7 +379,7 @@ extension PreparedText {
     /// Positions the glyphs of one line. Runs are reordered visually (UAX #9 rule L2) and the
     /// glyphs of each run are already in visual order from HarfBuzz.
     private func placeLine(
-        _ p: ShapedParagraph, _ range: Range<Int>, size: Double, inlineStart: Double, blockPos: Double,
+        _ p: ShapedParagraph, _ range: Range<Int>, hyphen: HyphenMark?, size: Double, inlineStart: Double, blockPos: Double,
         lineHeight: Double, baselineInLine: Double, length: Double, box: Size
     ) -> TextLine {
         let pad = style.padding
@@ -398,6 +427,11 @@ extension PreparedText {
                     pen += g.xAdvance * size
                 }
                 runs.append(GlyphRun(face: r.face, script: r.script, bidiLevel: r.level, sideways: false, glyphs: glyphs))
+            }
+            // Hyphenation applies to left-to-right words only, so the hyphen ends the line visually.
+            if let h = hyphen {
+                let g = PositionedGlyph(id: h.glyph, origin: Point(x: x0 + pen, y: baselineY), cluster: range.upperBound - 1 + offset)
+                runs.append(GlyphRun(face: h.face, script: runs.last?.script ?? .common, bidiLevel: 0, sideways: false, glyphs: [g]))
             }
             frame = Rect(x: x0 + inlineStart, y: pad.top + blockPos, width: length, height: lineHeight)
         case .verticalRightToLeft:

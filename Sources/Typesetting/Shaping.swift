@@ -26,6 +26,18 @@ struct ShapedRun {
     var glyphs: [ShapedGlyph]
 }
 
+/// A place a line may end. A hyphenation point carries the hyphen drawn there.
+struct BreakCandidate {
+    var index: Int
+    var hyphen: HyphenMark?
+}
+
+struct HyphenMark {
+    var face: FontFace
+    var glyph: UInt32
+    var advance: Double  // per em
+}
+
 /// One paragraph, analysed and shaped once; line breaking and fitting reuse it at every size.
 struct ShapedParagraph {
     /// Scalar offset of the paragraph inside the whole text.
@@ -39,8 +51,9 @@ struct ShapedParagraph {
     var prefix: [Double]
     /// `count + 1` break opportunities (UAX #14).
     var breaks: [LineBreakOpportunity]
-    /// Indices where a line may end: UAX #14 opportunities, in order (always includes `count`).
-    var breakIndices: [Int]
+    /// Where a line may end, in order: UAX #14 opportunities (always including `count`) and,
+    /// when hyphenating, the hyphenation points of words.
+    var candidates: [BreakCandidate]
     /// Whether each scalar is a space that hangs at the end of a line.
     var isSpace: [Bool]
     /// Whether a scalar starts a cluster (a place an over-long word may be cut).
@@ -133,8 +146,18 @@ enum Shaper {
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + advance[i] }
         let breaks = LineBreaker.opportunities(codePoints: scalars)
-        var breakIndices: [Int] = []
-        for i in 1...max(n, 1) where n > 0 && breaks[i] != .prohibited { breakIndices.append(i) }
+        var hyphenPoints: [Int: HyphenMark] = [:]
+        if style.hyphenate && orientation == .horizontal && !rtl, let dict = HyphenDictionary.forLanguage(style.language) {
+            hyphenPoints = hyphenation(scalars, levels: levels, faces: faces, breaks: breaks, clusterStart: clusterStart, dictionary: dict)
+        }
+        var candidates: [BreakCandidate] = []
+        for i in 1...max(n, 1) where n > 0 {
+            if breaks[i] != .prohibited {
+                candidates.append(BreakCandidate(index: i, hyphen: nil))
+            } else if let h = hyphenPoints[i] {
+                candidates.append(BreakCandidate(index: i, hyphen: h))
+            }
+        }
         let isSpace = scalars.map { isSpaceOrControl($0) }
         var asc = 0.0, desc = 0.0
         for run in runs {
@@ -144,8 +167,42 @@ enum Shaper {
         if runs.isEmpty { asc = 0.8; desc = 0.2 }
         return ShapedParagraph(
             textOffset: textOffset, scalars: scalars, isRightToLeft: rtl, runs: runs, advance: advance,
-            prefix: prefix, breaks: breaks, breakIndices: breakIndices, isSpace: isSpace,
+            prefix: prefix, breaks: breaks, candidates: candidates, isSpace: isSpace,
             clusterStart: clusterStart, ascender: asc, descender: desc)
+    }
+
+    /// Hyphenation points of the paragraph's left-to-right alphabetic words (UAX #14 class AL,
+    /// at least five letters), kept only where a cluster starts so a hyphen never splits one.
+    static func hyphenation(
+        _ scalars: [UInt32], levels: [UInt8], faces: [FontFace?], breaks: [LineBreakOpportunity],
+        clusterStart: [Bool], dictionary: HyphenDictionary
+    ) -> [Int: HyphenMark] {
+        var out: [Int: HyphenMark] = [:]
+        let n = scalars.count
+        var i = 0
+        while i < n {
+            guard isWordLetter(scalars[i]), levels[i] & 1 == 0 else {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < n && isWordLetter(scalars[j]) && levels[j] & 1 == 0 { j += 1 }
+            if j - i >= 5 {
+                let word = scalars[i..<j].compactMap { Unicode.Scalar($0) }
+                for p in dictionary.points(word) {
+                    let at = i + p
+                    guard breaks[at] == .prohibited, clusterStart[at], let face = faces[at - 1], let h = face.hyphen else { continue }
+                    out[at] = HyphenMark(face: face, glyph: h.glyph, advance: h.advance)
+                }
+            }
+            i = j
+        }
+        return out
+    }
+
+    private static func isWordLetter(_ cp: UInt32) -> Bool {
+        let c = UnicodeProperties.lineBreakClass(cp)
+        return c == .AL && (Unicode.Scalar(cp)?.properties.isAlphabetic ?? false)
     }
 
     static func isSpaceOrControl(_ cp: UInt32) -> Bool {
