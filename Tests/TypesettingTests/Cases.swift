@@ -54,10 +54,13 @@ struct SampleCase: Sendable, CustomStringConvertible {
 
     static let all: [SampleCase] = [english, arabic, bidi, mongolian, chineseVertical, japaneseVertical, chinese, hebrew, devanagari]
 
+    static let paper = RGBA8(r: 250, g: 246, b: 236)
+    static let ink = RGBA8(r: 30, g: 30, b: 40)
+
     /// The case drawn on a light paper colour, dark text, the way the documentation shows it.
     func render() throws -> (TextLayout, Bitmap<RGBA8>) {
         let layout = try Typesetter().fit(text, in: box, style: style)
-        let image = layout.render(background: RGBA8(r: 250, g: 246, b: 236), color: RGBA8(r: 30, g: 30, b: 40))
+        let image = layout.render(background: SampleCase.paper, color: SampleCase.ink)
         return (layout, image)
     }
 }

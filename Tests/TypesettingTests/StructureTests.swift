@@ -328,7 +328,7 @@ private func xOfCluster(_ layout: TextLayout, _ cluster: Int) -> Double? {
         DispatchQueue.concurrentPerform(iterations: 16) { i in
             let c = cases[i % cases.count]
             if let layout = try? Typesetter(fonts: registry).fit(c.text, in: c.box, style: c.style) {
-                results[i] = layout.render(background: RGBA8(r: 250, g: 246, b: 236), color: RGBA8(r: 30, g: 30, b: 40))
+                results[i] = layout.render(background: SampleCase.paper, color: SampleCase.ink)
             }
         }
         for i in 0..<16 { #expect(results[i] == reference[i % cases.count], "case \(cases[i % cases.count].name)") }
