@@ -4,6 +4,7 @@
 // Modules, in the order data flows through them (each depends only on those above it):
 //   CPNG, CJPEG, CFreeType, CHarfBuzz, CFriBidi  system C libraries, found with pkg-config
 //   CHyphen        libhyphen (hyphenation patterns), default include and library paths
+//   CThai          libthai word segmentation (Thai has no spaces between words)
 //   CShim          the little C that Swift cannot do safely (setjmp error traps, macro wrappers)
 //   FileIO         whole-file reads with limits, atomic writes (temp file + rename)
 //   Geometry       points, sizes, rects, affine transforms; shared by pixels and layout
@@ -44,6 +45,7 @@ let package = Package(
         systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
         // libhyphen ships no pkg-config file; its header and library are in the default paths.
         .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
+        systemLibrary("CThai", pkgConfig: "libthai", apt: "libthai-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
@@ -52,7 +54,7 @@ let package = Package(
         .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG"], swiftSettings: swiftSettings),
         .target(
             name: "Typesetting",
-            dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen"],
+            dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen", "CThai"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",

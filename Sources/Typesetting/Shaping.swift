@@ -145,7 +145,8 @@ enum Shaper {
         }
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + advance[i] }
-        let breaks = LineBreaker.opportunities(codePoints: scalars)
+        var breaks = LineBreaker.opportunities(codePoints: scalars)
+        ThaiBreaks.addBreaks(scalars, &breaks)
         var hyphenPoints: [Int: HyphenMark] = [:]
         if style.hyphenate && orientation == .horizontal && !rtl, let dict = HyphenDictionary.forLanguage(style.language) {
             hyphenPoints = hyphenation(scalars, levels: levels, faces: faces, breaks: breaks, clusterStart: clusterStart, dictionary: dict)

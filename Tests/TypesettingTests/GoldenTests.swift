@@ -58,7 +58,7 @@ import Testing
             }
         }
         let layout = try Typesetter().fit(
-            "The fox ran home through the tall grass.", in: Size(width: w, height: h),
+            "The fox ran home through the tall grass.", in: Size(width: Double(w), height: Double(h)),
             style: TextStyle(language: "en", alignment: .center, padding: EdgeInsets(all: 12), maximumSize: 44))
         let choice = Contrast.chooseTextColor(over: art)
         let halo = try #require(choice.halo)

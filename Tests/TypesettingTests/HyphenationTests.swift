@@ -47,3 +47,28 @@ import Testing
         #expect(!on.overflows)
     }
 }
+
+@Suite struct ThaiTests {
+    @Test func thaiWrapsBetweenWords() throws {
+        // "The little fox lives at the edge of the forest" — no spaces between the words.
+        let text = "สุนัขจิ้งจอกตัวน้อยอาศัยอยู่ริมป่า"
+        let style = TextStyle(language: "th", minimumSize: 10, maximumSize: 40)
+        let prepared = try Typesetter().prepare(text, style: style)
+        let box = Size(width: 160, height: 300)
+        // Fits at a readable size without cutting inside a word: libthai found word breaks.
+        #expect(prepared.fits(size: 24, in: box))
+        let layout = try prepared.layout(size: 24, in: box)
+        #expect(layout.lines.count >= 2)
+        let words = ["สุนัข", "จิ้งจอก", "ตัว", "น้อย", "อาศัย", "อยู่", "ริม", "ป่า"]
+        var boundaries = Set<Int>()
+        var at = 0
+        for w in words {
+            at += w.unicodeScalars.count
+            boundaries.insert(at)
+        }
+        for line in layout.lines.dropLast() {
+            #expect(boundaries.contains(line.textRange.upperBound), "line ends inside a word at \(line.textRange)")
+        }
+        #expect(layout.glyphRuns.allSatisfy { $0.face.info.family == "Noto Sans Thai" })
+    }
+}
