@@ -115,39 +115,41 @@ extension TextLayout {
 /// Blends a coverage mask in one colour onto straight-alpha RGBA ("source over").
 enum TextBlend {
     static func blend(_ mask: Bitmap<UInt8>, color: RGBA8, into target: inout Bitmap<RGBA8>, atX ox: Int, y oy: Int) {
-        let tw = target.width
+        let tw = target.width, th = target.height, mw = mask.width
         let ca = UInt32(color.a)
-        let cr = Double(color.r), cg = Double(color.g), cb = Double(color.b)
+        let cr = UInt32(color.r), cg = UInt32(color.g), cb = UInt32(color.b)
         mask.pixels.withUnsafeBufferPointer { m in
             target.pixels.withUnsafeMutableBufferPointer { t in
                 for y in 0..<mask.height {
                     let ty = oy + y
-                    guard ty >= 0 && ty < target.height else { continue }
-                    for x in 0..<mask.width {
-                        let cov = UInt32(m[y * mask.width + x])
+                    guard ty >= 0 && ty < th else { continue }
+                    let x0 = max(0, -ox), x1 = min(mw, tw - ox)
+                    guard x1 > x0 else { continue }
+                    for x in x0..<x1 {
+                        let cov = UInt32(m[y * mw + x])
                         if cov == 0 { continue }
-                        let tx = ox + x
-                        guard tx >= 0 && tx < tw else { continue }
-                        let i = ty * tw + tx
-                        let sa = Double(cov * ca) / (255 * 255)
+                        let i = ty * tw + ox + x
+                        // Source alpha in 1/65025ths: coverage × colour alpha, no division yet.
+                        let sa = cov * ca
                         let d = t[i]
                         if d.a == 255 {
-                            // Opaque background, the common case: a plain lerp.
-                            let k = 1 - sa
+                            // Opaque background, the common case: an integer lerp, rounded.
+                            let k = 65025 - sa
                             t[i] = RGBA8(
-                                r: UInt8((cr * sa + Double(d.r) * k).rounded()),
-                                g: UInt8((cg * sa + Double(d.g) * k).rounded()),
-                                b: UInt8((cb * sa + Double(d.b) * k).rounded()), a: 255)
+                                r: UInt8(truncatingIfNeeded: (cr * sa + UInt32(d.r) * k + 32512) / 65025),
+                                g: UInt8(truncatingIfNeeded: (cg * sa + UInt32(d.g) * k + 32512) / 65025),
+                                b: UInt8(truncatingIfNeeded: (cb * sa + UInt32(d.b) * k + 32512) / 65025), a: 255)
                         } else {
-                            let da = Double(d.a) / 255
-                            let oa = sa + da * (1 - sa)
+                            let fa = Double(sa) / 65025, da = Double(d.a) / 255
+                            let oa = fa + da * (1 - fa)
                             guard oa > 0 else { continue }
-                            let wd = da * (1 - sa)
+                            let wd = da * (1 - fa)
+                            func channel(_ c: UInt32, _ dc: UInt8) -> UInt8 {
+                                UInt8(min(255, (Double(c) * fa + Double(dc) * wd) / oa + 0.5))
+                            }
                             t[i] = RGBA8(
-                                r: UInt8(((cr * sa + Double(d.r) * wd) / oa).rounded()),
-                                g: UInt8(((cg * sa + Double(d.g) * wd) / oa).rounded()),
-                                b: UInt8(((cb * sa + Double(d.b) * wd) / oa).rounded()),
-                                a: UInt8((oa * 255).rounded()))
+                                r: channel(cr, d.r), g: channel(cg, d.g), b: channel(cb, d.b),
+                                a: UInt8(min(255, oa * 255 + 0.5)))
                         }
                     }
                 }

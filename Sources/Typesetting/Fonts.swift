@@ -66,6 +66,14 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
     let ascender: Double  // per em
     let descender: Double  // per em, positive below the baseline
     let id: Int
+    /// Faces in the file this face came from (a .ttc holds several).
+    let faceCount: Int
+    /// The face's hyphen glyph and its advance per em (U+2010, else U+002D), for hyphenated
+    /// line ends; nil when the face has neither.
+    let hyphen: (glyph: UInt32, advance: Double)?
+    /// Glyph images kept per face before the cache starts over; a book uses a few sizes of a
+    /// few hundred glyphs, far below this, but a long-running server must not grow forever.
+    static let glyphCacheLimit = 50_000
 
     // Guarded by `lock`.
     private let lock = NSLock()
@@ -99,6 +107,16 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         hb_ot_font_set_funcs(font)
         hb_font_set_scale(font, Int32(upem), Int32(upem))
         hbFont = font
+        faceCount = Int(ftFace.pointee.num_faces)
+        var hyphen: (UInt32, Double)? = nil
+        for cp: UInt32 in [0x2010, 0x2D] {
+            var glyph: hb_codepoint_t = 0
+            if hb_font_get_nominal_glyph(font, cp, &glyph) != 0 {
+                hyphen = (glyph, Double(hb_font_get_glyph_h_advance(font, glyph)) / upem)
+                break
+            }
+        }
+        self.hyphen = hyphen
     }
 
     deinit {
@@ -120,20 +138,6 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         return c
     }
 
-    /// The face's hyphen glyph and its advance per em (U+2010, else U+002D), for hyphenated
-    /// line ends; nil when the face has neither.
-    lazy var hyphen: (glyph: UInt32, advance: Double)? = {
-        lock.lock()
-        defer { lock.unlock() }
-        for cp: UInt32 in [0x2010, 0x2D] {
-            var glyph: hb_codepoint_t = 0
-            if hb_font_get_nominal_glyph(hbFont, cp, &glyph) != 0 {
-                return (glyph, Double(hb_font_get_glyph_h_advance(hbFont, glyph)) / unitsPerEm)
-            }
-        }
-        return nil
-    }()
-
     /// Runs `body` with the HarfBuzz font while holding the face lock.
     func withHarfBuzzFont<R>(_ body: (OpaquePointer) -> R) -> R {
         lock.lock()
@@ -148,6 +152,7 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         defer { lock.unlock() }
         if let g = glyphCache[key] { return g }
         let g = rasterize(key)
+        if glyphCache.count >= FontFace.glyphCacheLimit { glyphCache.removeAll(keepingCapacity: true) }
         glyphCache[key] = g
         return g
     }
@@ -163,6 +168,7 @@ public final class FontFace: @unchecked Sendable, Hashable, CustomStringConverti
         lock.unlock()
         let g = glyph(key).dilated(radius: radius)
         lock.lock()
+        if haloCache.count >= FontFace.glyphCacheLimit { haloCache.removeAll(keepingCapacity: true) }
         haloCache[hk] = g
         lock.unlock()
         return g
@@ -291,13 +297,12 @@ public final class FontRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         let first = try openLocked(path: path, index: 0)
         var faces = [first]
-        let count = first.faceCountInFile
-        if count > 1 {
-            for i in 1..<count { faces.append(try openLocked(path: path, index: i)) }
+        if first.faceCount > 1 {
+            for i in 1..<first.faceCount { faces.append(try openLocked(path: path, index: i)) }
         }
-        bookFaces.append(contentsOf: faces.map(\.face))
+        for f in faces where !bookFaces.contains(f) { bookFaces.append(f) }
         chains.removeAll()
-        return faces.map(\.face.info)
+        return faces.map(\.info)
     }
 
     /// Registers every .ttf/.otf/.ttc directly inside `directory`.
@@ -342,7 +347,7 @@ public final class FontRegistry: @unchecked Sendable {
         for (file, index) in systemFaces(script: script, language: language) {
             for dir in systemFontDirectories {
                 let path = (dir as NSString).appendingPathComponent(file)
-                if let f = try? openLocked(path: path, index: index).face {
+                if let f = try? openLocked(path: path, index: index) {
                     if !c.contains(f) { c.append(f) }
                     break
                 }
@@ -352,25 +357,19 @@ public final class FontRegistry: @unchecked Sendable {
         return c
     }
 
-    private struct Opened {
-        let face: FontFace
-        let faceCountInFile: Int
-    }
-
-    private func openLocked(path: String, index: Int) throws -> Opened {
+    private func openLocked(path: String, index: Int) throws -> FontFace {
         let key = "\(path)#\(index)"
         guard let library else { throw FontError.freetypeUnavailable(code: libraryError) }
-        if let f = opened[key] { return Opened(face: f, faceCountInFile: 1) }
+        if let f = opened[key] { return f }
         var ft: FT_Face?
         let err = FT_New_Face(library, path, index, &ft)
         guard err == 0, let ft else { throw FontError.cannotOpen(path: path, code: err) }
         let family = ft.pointee.family_name.map { String(cString: $0) } ?? "?"
         let style = ft.pointee.style_name.map { String(cString: $0) } ?? ""
-        let count = Int(ft.pointee.num_faces)
         nextID += 1
         let face = FontFace(ftFace: ft, info: FontInfo(path: path, faceIndex: index, family: family, style: style), id: nextID)
         opened[key] = face
-        return Opened(face: face, faceCountInFile: count)
+        return face
     }
 
     /// A character each script's face must have, used to decide which book fonts cover a script.

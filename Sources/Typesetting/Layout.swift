@@ -82,7 +82,7 @@ public enum TypesettingError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .noFont(let script): return "typesetting: no font could be opened for script \(script)"
-        case .invalidSizeRange(let lo, let hi): return "typesetting: font size range \(lo)…\(hi) is empty or not positive"
+        case .invalidSizeRange(let lo, let hi): return "typesetting: font size range \(lo)…\(hi) is empty, not positive or above \(Int(PreparedText.largestSize)) px"
         case .invalidBox(let s): return "typesetting: box \(s) has no room inside its padding"
         case .invalidLineSpacing(let v): return "typesetting: line spacing \(v) must be positive"
         }
@@ -147,8 +147,6 @@ public struct PreparedText: Sendable {
     public let scalarCount: Int
 }
 
-extension ShapedParagraph: @unchecked Sendable {}
-
 /// The typesetting entry point.
 public struct Typesetter: Sendable {
     public let fonts: FontRegistry
@@ -192,6 +190,9 @@ public struct Typesetter: Sendable {
 }
 
 extension PreparedText {
+    /// Font sizes above this (pixels per em) are refused: glyph images would be megapixels each.
+    public static let largestSize = 2000.0
+
     /// The inline and block extents available inside the padding.
     private func available(_ box: Size) -> (inline: Double, block: Double) {
         let p = style.padding
@@ -297,7 +298,7 @@ extension PreparedText {
     /// `overflows` set when even that does not fit.
     public func fit(in box: Size) throws -> TextLayout {
         let lo0 = style.minimumSize, hi0 = style.maximumSize
-        guard lo0 > 0, hi0 >= lo0, hi0.isFinite else {
+        guard lo0 > 0, hi0 >= lo0, hi0 <= PreparedText.largestSize else {
             throw TypesettingError.invalidSizeRange(minimum: lo0, maximum: hi0)
         }
         let (inline, block) = available(box)
@@ -318,7 +319,7 @@ extension PreparedText {
     /// Lays out at `size`; lines wrap at the box's inline extent (cutting inside words only
     /// when a word alone is longer than a line).
     public func layout(size: Double, in box: Size) throws -> TextLayout {
-        guard size > 0, size.isFinite else { throw TypesettingError.invalidSizeRange(minimum: size, maximum: size) }
+        guard size > 0, size <= PreparedText.largestSize else { throw TypesettingError.invalidSizeRange(minimum: size, maximum: size) }
         let (inline, block) = available(box)
         guard inline > 0, block > 0 else { throw TypesettingError.invalidBox(box) }
         let broken = breakLines(size: size, inline: inline, emergency: true)

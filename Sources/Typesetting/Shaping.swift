@@ -7,7 +7,7 @@ import CFriBidi
 import CHarfBuzz
 
 /// A shaped glyph, per-em units, in the visual order HarfBuzz returns for its run.
-struct ShapedGlyph {
+struct ShapedGlyph: Sendable {
     var id: UInt32
     /// Scalar index inside the paragraph of the first character of the glyph's cluster.
     var cluster: Int
@@ -18,7 +18,7 @@ struct ShapedGlyph {
 }
 
 /// A maximal piece of a paragraph with one bidi level, script and face, shaped.
-struct ShapedRun {
+struct ShapedRun: Sendable {
     var range: Range<Int>  // scalar indices inside the paragraph
     var level: UInt8
     var script: Script
@@ -27,19 +27,19 @@ struct ShapedRun {
 }
 
 /// A place a line may end. A hyphenation point carries the hyphen drawn there.
-struct BreakCandidate {
+struct BreakCandidate: Sendable {
     var index: Int
     var hyphen: HyphenMark?
 }
 
-struct HyphenMark {
+struct HyphenMark: Sendable {
     var face: FontFace
     var glyph: UInt32
     var advance: Double  // per em
 }
 
 /// One paragraph, analysed and shaped once; line breaking and fitting reuse it at every size.
-struct ShapedParagraph {
+struct ShapedParagraph: Sendable {
     /// Scalar offset of the paragraph inside the whole text.
     var textOffset: Int
     var scalars: [UInt32]
@@ -77,8 +77,6 @@ enum Shaper {
         var rtl = false
         if orientation == .horizontal && n > 0 {
             (levels, rtl) = bidiLevels(scalars, direction: style.direction)
-        } else if style.direction == .rightToLeft {
-            rtl = false
         }
         let scripts = resolvedScripts(scalars)
 
