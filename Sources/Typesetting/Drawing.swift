@@ -1,6 +1,6 @@
 // Drawing a layout: glyph coverage from the per-face cache, accumulated into one mask per layer
-// (halo, then text) and blended onto straight-alpha RGBA once per layer, so overlapping glyphs
-// (joined Arabic, Devanagari conjuncts) never double-darken their overlap.
+// (halo, then text) and blended onto straight-alpha RGBA once per layer with Raster's `drawMask`,
+// so overlapping glyphs (joined Arabic, Devanagari conjuncts) never double-darken their overlap.
 
 public import Geometry
 public import Raster
@@ -82,7 +82,7 @@ extension TextLayout {
         guard let clip = bounds.intersection(bitmap.bounds) else { return }
         var mask = Bitmap<UInt8>(width: clip.width, height: clip.height, fill: 0)
         accumulate(glyphs, into: &mask, offsetX: clip.x, offsetY: clip.y)
-        TextBlend.blend(mask, color: color, into: &bitmap, atX: clip.x, y: clip.y)
+        bitmap.drawMask(mask, color: color, atX: clip.x, y: clip.y)
     }
 
     /// Unions glyph coverage into `mask` (whose pixel 0,0 is at offsetX, offsetY) with
@@ -104,52 +104,6 @@ extension TextLayout {
                             if s == 0 { continue }
                             let d = UInt32(dst[d0 + x])
                             dst[d0 + x] = UInt8(truncatingIfNeeded: d + s - (d * s + 127) / 255)
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Blends a coverage mask in one colour onto straight-alpha RGBA ("source over").
-enum TextBlend {
-    static func blend(_ mask: Bitmap<UInt8>, color: RGBA8, into target: inout Bitmap<RGBA8>, atX ox: Int, y oy: Int) {
-        let tw = target.width, th = target.height, mw = mask.width
-        let ca = UInt32(color.a)
-        let cr = UInt32(color.r), cg = UInt32(color.g), cb = UInt32(color.b)
-        mask.pixels.withUnsafeBufferPointer { m in
-            target.pixels.withUnsafeMutableBufferPointer { t in
-                for y in 0..<mask.height {
-                    let ty = oy + y
-                    guard ty >= 0 && ty < th else { continue }
-                    let x0 = max(0, -ox), x1 = min(mw, tw - ox)
-                    guard x1 > x0 else { continue }
-                    for x in x0..<x1 {
-                        let cov = UInt32(m[y * mw + x])
-                        if cov == 0 { continue }
-                        let i = ty * tw + ox + x
-                        // Source alpha in 1/65025ths: coverage × colour alpha, no division yet.
-                        let sa = cov * ca
-                        let d = t[i]
-                        if d.a == 255 {
-                            // Opaque background, the common case: an integer lerp, rounded.
-                            let k = 65025 - sa
-                            t[i] = RGBA8(
-                                r: UInt8(truncatingIfNeeded: (cr * sa + UInt32(d.r) * k + 32512) / 65025),
-                                g: UInt8(truncatingIfNeeded: (cg * sa + UInt32(d.g) * k + 32512) / 65025),
-                                b: UInt8(truncatingIfNeeded: (cb * sa + UInt32(d.b) * k + 32512) / 65025), a: 255)
-                        } else {
-                            let fa = Double(sa) / 65025, da = Double(d.a) / 255
-                            let oa = fa + da * (1 - fa)
-                            guard oa > 0 else { continue }
-                            let wd = da * (1 - fa)
-                            func channel(_ c: UInt32, _ dc: UInt8) -> UInt8 {
-                                UInt8(min(255, (Double(c) * fa + Double(dc) * wd) / oa + 0.5))
-                            }
-                            t[i] = RGBA8(
-                                r: channel(cr, d.r), g: channel(cg, d.g), b: channel(cb, d.b),
-                                a: UInt8(min(255, oa * 255 + 0.5)))
                         }
                     }
                 }
