@@ -91,6 +91,13 @@ public enum Contrast {
         return ContrastChoice(color: best, ratio: bestRatio, halo: halo)
     }
 
+    /// The contrast `color` has against the region at worst (its darkest and lightest 5 %).
+    public static func worstCaseRatio(of color: RGBA8, over background: BitmapView<RGBA8>) -> Double {
+        let (dark, light) = luminanceExtremes(background)
+        let l = relativeLuminance(color)
+        return min(ratio(luminance: l, dark), ratio(luminance: l, light))
+    }
+
     public static func chooseTextColor(
         over background: Bitmap<RGBA8>, preferred: RGBA8? = nil,
         candidates: [RGBA8] = [.black, .white], target: Double = 7

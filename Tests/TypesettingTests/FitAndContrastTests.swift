@@ -115,6 +115,14 @@ import Testing
         #expect(choice.halo.map { Contrast.ratio($0, choice.color) >= 7 } == true)
     }
 
+    @Test func worstCaseRatioUsesTheRegionsExtremes() {
+        var bg = Bitmap<RGBA8>(width: 100, height: 100, fill: .white)
+        #expect(abs(Contrast.worstCaseRatio(of: .black, over: bg.view) - 21) < 1e-6)
+        // A dark patch on a fifth of the region drags black text's worst case down to about 1:1.
+        bg.fill(PixelRect(x: 0, y: 0, width: 100, height: 20), with: RGBA8(gray: 20))
+        #expect(Contrast.worstCaseRatio(of: .black, over: bg.view) < 1.5)
+    }
+
     @Test func measuresOnlyTheRegionGiven() {
         var bg = Bitmap<RGBA8>(width: 100, height: 50, fill: .white)
         bg.fill(PixelRect(x: 50, y: 0, width: 50, height: 50), with: RGBA8(gray: 10))

@@ -168,8 +168,12 @@ struct Typeset: AsyncParsableCommand {
         let region = PixelRect(
             x: Int(origin.x), y: Int(origin.y), width: Int(boxSize.width), height: Int(boxSize.height)
         ).intersection(canvas.bounds) ?? canvas.bounds
-        let choice = Contrast.chooseTextColor(over: canvas.view(region), preferred: color == "auto" ? nil : RGBA8(hex: color))
+        let choice = Contrast.chooseTextColor(over: canvas.view(region))
         let textColor = color == "auto" ? choice.color : RGBA8(hex: color)!
+        let contrast = Contrast.worstCaseRatio(of: textColor, over: canvas.view(region))
+        if color != "auto" && contrast < 4.5 && halo == nil {
+            Console.warning("\(textColor) reaches only \(Self.format(contrast)):1 against the background (WCAG asks 4.5:1); try --color auto or --halo")
+        }
         var haloStyle: Halo? = nil
         if let halo, let (radius, haloColor) = Self.parseHalo(halo) {
             haloStyle = Halo(color: haloColor ?? (Contrast.relativeLuminance(textColor) < 0.18 ? .white : .black), radius: radius)
@@ -183,13 +187,13 @@ struct Typeset: AsyncParsableCommand {
             try Console.json(Summary(
                 fontSize: layout.fontSize, lines: layout.lines.count, overflows: layout.overflows,
                 contentWidth: layout.contentSize.width, contentHeight: layout.contentSize.height,
-                color: textColor.description, contrastRatio: (Contrast.ratio(textColor, RGBA8(gray: 255)) * 100).rounded() / 100,
+                color: textColor.description, contrastRatio: (contrast * 100).rounded() / 100,
                 writingMode: style.writingMode.rawValue,
                 fonts: Array(Set(layout.glyphRuns.map(\.face.info.description))).sorted()))
         } else {
             Console.out(
                 "\(out): \(layout.lines.count) line\(layout.lines.count == 1 ? "" : "s") at \(Self.format(layout.fontSize)) px, "
-                    + "\(textColor) (contrast \(Self.format(choice.color == textColor ? choice.ratio : Contrast.ratio(textColor, .white))):1)"
+                    + "\(textColor) (contrast at worst \(Self.format(contrast)):1)"
                     + (layout.overflows ? ", overflows" : ""))
         }
     }
