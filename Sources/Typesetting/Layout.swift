@@ -137,6 +137,11 @@ public struct TextLayout: Sendable {
     public let overflows: Bool
 
     public var glyphRuns: [GlyphRun] { lines.flatMap(\.runs) }
+    /// The union of the line boxes, in box coordinates (`.zero` without lines).
+    public var textBounds: Rect {
+        guard let first = lines.first?.frame else { return .zero }
+        return lines.dropFirst().reduce(first) { $0.union($1.frame) }
+    }
     public var glyphCount: Int { lines.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.glyphs.count } } }
 }
 

@@ -231,17 +231,31 @@ enum Shaper {
     }
 
     /// Script per scalar, with Common and Inherited resolved to a neighbour's script (the
-    /// preceding one; leading ones take the first real script that follows).
+    /// preceding one; leading ones take the first real script that follows), and a closing
+    /// bracket taking its opening bracket's (UAX #24), so "(مرحبا)" in English text keeps both
+    /// parentheses in one font.
     static func resolvedScripts(_ scalars: [UInt32]) -> [Script] {
         let n = scalars.count
         var idx = scalars.map { UnicodeProperties.scriptIndex($0) }
         var last: UInt8? = nil
+        var open: [(id: UInt32, script: UInt8?)] = []
         for i in 0..<n {
             if idx[i] > 2 {
                 last = idx[i]
-            } else if let l = last {
-                idx[i] = l
+                continue
             }
+            let bracket = idx[i] == 1 ? fribidi_get_bracket(scalars[i]) : 0
+            if bracket != 0 {
+                let id = bracket & 0x7fff_ffff
+                if bracket & 0x8000_0000 != 0 {
+                    if open.count < 64 { open.append((id, last)) }
+                } else if let k = open.lastIndex(where: { $0.id == id }) {
+                    if let s = open[k].script { idx[i] = s }
+                    open.removeSubrange(k...)
+                    continue
+                }
+            }
+            if let l = last { idx[i] = l }
         }
         var next: UInt8? = nil
         for i in stride(from: n - 1, through: 0, by: -1) {

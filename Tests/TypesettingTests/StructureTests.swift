@@ -156,6 +156,19 @@ private func xOfCluster(_ layout: TextLayout, _ cluster: Int) -> Double? {
         #expect(morning < qala)
     }
 
+    @Test func closingBracketFollowsItsOpeningBracket() {
+        let text = "said (مرحبا) then"
+        let scripts = Shaper.resolvedScripts(text.unicodeScalars.map(\.value))
+        let chars = Array(text.unicodeScalars)
+        let open = chars.firstIndex(of: "(")!, close = chars.firstIndex(of: ")")!
+        #expect(scripts[open] == .latin)
+        #expect(scripts[close] == .latin)
+        #expect(scripts[open + 1] == .arabic)
+        // Without a pair, a Common character takes the preceding script.
+        #expect(Shaper.resolvedScripts("مرحبا!".unicodeScalars.map(\.value)).last == .arabic)
+        #expect(Shaper.resolvedScripts("1 fox".unicodeScalars.map(\.value)).first == .latin)
+    }
+
     @Test func devanagariFormsConjunctsAndReordersMatras() throws {
         let style = TextStyle(language: "hi")
         // क्ष: three characters, one conjunct glyph.
