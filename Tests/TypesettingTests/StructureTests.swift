@@ -61,6 +61,14 @@ private func xOfCluster(_ layout: TextLayout, _ cluster: Int) -> Double? {
         #expect(glyphs(layout).allSatisfy { $0.glyph.id != 0 })
     }
 
+    @Test(arguments: SampleCase.all)
+    func everySampleFindsAGlyphForEveryCharacter(_ c: SampleCase) throws {
+        let layout = try Typesetter().fit(c.text, in: c.box, style: c.style)
+        #expect(layout.glyphCount > 0)
+        #expect(glyphs(layout).allSatisfy { $0.glyph.id != 0 }, "a .notdef box in \(c.name)")
+        #expect(!layout.overflows)
+    }
+
     @Test func bookFontsComeFirstForTheScriptsTheyCover() throws {
         let registry = FontRegistry()
         let infos = try registry.register(fileAt: "/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf")
