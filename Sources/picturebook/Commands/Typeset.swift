@@ -272,10 +272,3 @@ enum TypesetCommandError: Error, CustomStringConvertible {
         }
     }
 }
-
-extension Duration {
-    fileprivate var milliseconds: Double {
-        let (s, atto) = components
-        return Double(s) * 1000 + Double(atto) / 1e15
-    }
-}

@@ -1,0 +1,81 @@
+// Codecs: PNG and JPEG in and out.
+//
+//   ImageDecoder   sniff → header (ImageInfo) → limits → decode into a Bitmap → EXIF orientation
+//   PNGEncoder     libpng, fewest channels that hold the pixels, zlib level and filter knobs
+//   JPEGEncoder    libjpeg-turbo, quality / progressive / chroma subsampling
+//
+// libpng and libjpeg run behind CShim's setjmp traps (Sources/CShim/shim.c): every library error
+// comes back as a status and a message, which become a CodecError naming the file here.
+
+import FileIO
+public import Raster
+
+/// Decodes PNG and JPEG images, telling them apart by content.
+///
+/// Every failure is a ``CodecError`` naming the file; libpng and libjpeg never print anything.
+/// Sizes are checked against ``DecodeLimits`` before pixel memory is allocated.
+public enum ImageDecoder {
+    /// The header facts (size, colour type, orientation, ...) without decoding pixels.
+    public static func info(_ bytes: [UInt8], name: String) throws(CodecError) -> ImageInfo {
+        try bytes.withUnsafeBufferPointer { (data) throws(CodecError) -> ImageInfo in
+            switch try format(of: data, name: name) {
+            case .png: return try PNGDecoding(data, name: name, strict: false).info
+            case .jpeg: return try JPEGDecoding(data, name: name, strict: false).info
+            }
+        }
+    }
+
+    /// The image as straight-alpha RGBA, upright unless `options.applyOrientation` is off.
+    public static func decode(_ bytes: [UInt8], name: String, options: DecodeOptions = .init()) throws(CodecError)
+        -> Bitmap<RGBA8>
+    {
+        try bytes.withUnsafeBufferPointer { (data) throws(CodecError) -> Bitmap<RGBA8> in
+            switch try format(of: data, name: name) {
+            case .png: return try PNGDecoding(data, name: name, strict: options.strict).decodeRGBA(options: options)
+            case .jpeg: return try JPEGDecoding(data, name: name, strict: options.strict).decodeRGBA(options: options)
+            }
+        }
+    }
+
+    /// The image as 8-bit gray, for analysis: Rec. 601 luma (the Y of JPEG's YCbCr), with any
+    /// transparency composited over white. Gray PNGs, gray-palette PNGs and grayscale or YCbCr
+    /// JPEGs are decoded straight to gray, never through RGBA.
+    public static func decodeGray(_ bytes: [UInt8], name: String, options: DecodeOptions = .init()) throws(CodecError)
+        -> Bitmap<UInt8>
+    {
+        try bytes.withUnsafeBufferPointer { (data) throws(CodecError) -> Bitmap<UInt8> in
+            switch try format(of: data, name: name) {
+            case .png: return try PNGDecoding(data, name: name, strict: options.strict).decodeGray(options: options)
+            case .jpeg: return try JPEGDecoding(data, name: name, strict: options.strict).decodeGray(options: options)
+            }
+        }
+    }
+
+    /// ``info(_:name:)`` of the file at `path`.
+    public static func info(file path: String) throws(CodecError) -> ImageInfo {
+        try info(read(path), name: path)
+    }
+
+    /// ``decode(_:name:options:)`` of the file at `path`.
+    public static func decode(file path: String, options: DecodeOptions = .init()) throws(CodecError) -> Bitmap<RGBA8> {
+        try decode(read(path), name: path, options: options)
+    }
+
+    /// ``decodeGray(_:name:options:)`` of the file at `path`.
+    public static func decodeGray(file path: String, options: DecodeOptions = .init()) throws(CodecError) -> Bitmap<UInt8> {
+        try decodeGray(read(path), name: path, options: options)
+    }
+
+    private static func read(_ path: String) throws(CodecError) -> [UInt8] {
+        do { return try FileIO.read(path) } catch { throw .file(error) }
+    }
+
+    private static func format(of data: UnsafeBufferPointer<UInt8>, name: String) throws(CodecError) -> ImageFormat {
+        if let f = ImageFormat.sniff(data) { return f }
+        let head = Array(data.prefix(16))
+        if let other = ImageFormat.recognizeOther(head) {
+            throw .unsupported(name: name, reason: "\(other) (Picturebook reads PNG and JPEG)")
+        }
+        throw .unknownFormat(name: name, signature: Array(head.prefix(8)))
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Codecs
+import BookModel
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check book manifests (book.json) and report every problem in them.",
+        discussion: """
+            Each BOOK-DIR may be a book folder (holding book.json and its page scans) or a \
+            manifest file. Every problem is reported, not just the first, one per line:
+              FILE:LINE:COLUMN: error: JSON-PATH: message
+              Books/moon/book.json:8:34: error: pages[0].width: expected a positive integer, found "abc"
+
+            Warnings (such as text in a language the book does not list) do not make a book \
+            invalid unless --strict is given. Documentation/BookFormat.md describes the format.
+
+            Exit status: 0 when every book is valid, 1 when any is invalid, 2 when a book cannot \
+            be read at all (no such folder, no book.json, unreadable file).
+
+            Examples:
+              picturebook validate Books/moon-rabbit
+              picturebook validate Books/* --strict
+              picturebook validate Books/moon-rabbit --json | jq '.books[].diagnostics[]'
+            """)
+
+    @Argument(help: ArgumentHelp("Book folders or book.json files.", valueName: "book-dir"), completion: .directory)
+    var books: [String] = []
+
+    @Flag(help: "Print one JSON report instead of one line per problem.")
+    var json = false
+
+    @Flag(help: "Treat warnings as failures.")
+    var strict = false
+
+    func run() throws {
+        guard !books.isEmpty else {
+            Console.error("validate: name at least one book folder, e.g. picturebook validate Books/moon-rabbit")
+            throw ExitCode(2)
+        }
+        let imageSize = pageImageSizeReader()
+        let report = ValidationReport(checks: books.map { BookCheck.run($0, imageSize: imageSize) }, strict: strict)
+        if json {
+            Console.out(String(JSONWriter.string(report.json).dropLast()))
+        } else {
+            for message in report.unreadableMessages { Console.error(message) }
+            for line in report.diagnosticLines { Console.out(line) }
+            Console.out(report.summary)
+        }
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}
+
+/// How `validate` reads a scan's pixel size to compare it with the page's width and height.
+/// BookModel does not depend on the image codecs, so the command supplies this. Only the header is
+/// parsed; the size is the upright one (EXIF orientation applied), which is what rects refer to.
+func pageImageSizeReader() -> ((String) -> (Int, Int)?)? {
+    { path in
+        guard let info = try? ImageDecoder.info(file: path) else { return nil }
+        return (info.orientedWidth, info.orientedHeight)
+    }
+}
