@@ -119,6 +119,23 @@ public struct TextLine: Sendable {
     public let paragraphIsRightToLeft: Bool
     /// Runs in visual order (left to right; top to bottom in vertical modes).
     public let runs: [GlyphRun]
+    /// The box the glyphs' outlines cover (nil for a line without ink), which can reach past
+    /// `frame`: swashes, marks, negative side bearings.
+    public let inkBounds: Rect?
+
+    func offsetBy(dx: Double, dy: Double) -> TextLine {
+        if dx == 0 && dy == 0 { return self }
+        let moved = runs.map { run in
+            GlyphRun(
+                face: run.face, script: run.script, bidiLevel: run.bidiLevel, sideways: run.sideways,
+                glyphs: run.glyphs.map { g in
+                    PositionedGlyph(id: g.id, origin: Point(x: g.origin.x + dx, y: g.origin.y + dy), cluster: g.cluster)
+                })
+        }
+        return TextLine(
+            textRange: textRange, frame: frame.offsetBy(dx: dx, dy: dy), paragraphIsRightToLeft: paragraphIsRightToLeft,
+            runs: moved, inkBounds: inkBounds?.offsetBy(dx: dx, dy: dy))
+    }
 }
 
 /// The result of typesetting: what to draw and where, and how it fits.
@@ -137,6 +154,16 @@ public struct TextLayout: Sendable {
     public let overflows: Bool
 
     public var glyphRuns: [GlyphRun] { lines.flatMap(\.runs) }
+    /// The box all glyph outlines cover, in box coordinates (nil without ink).
+    public var inkBounds: Rect? {
+        lines.compactMap(\.inkBounds).reduce(nil) { acc, r in acc.map { $0.union(r) } ?? r }
+    }
+    /// Whether every glyph outline lies inside the box (half a pixel of anti-aliasing aside).
+    public var inkFits: Bool {
+        guard let ink = inkBounds else { return true }
+        return ink.minX >= -0.5 && ink.minY >= -0.5 && ink.maxX <= boxSize.width + 0.5 && ink.maxY <= boxSize.height + 0.5
+    }
+
     /// The union of the line boxes, in box coordinates (`.zero` without lines).
     public var textBounds: Rect {
         guard let first = lines.first?.frame else { return .zero }
@@ -308,17 +335,31 @@ extension PreparedText {
         }
         let (inline, block) = available(box)
         guard inline > 0, block > 0 else { throw TypesettingError.invalidBox(box) }
-        if fits(size: hi0, in: box) { return try layout(size: hi0, in: box) }
-        if !fits(size: lo0, in: box) { return try layout(size: lo0, in: box) }
-        // Bisect to a quarter pixel: finer sizes are not visibly different and would only
-        // multiply the glyph cache.
-        var lo = lo0, hi = hi0
-        while hi - lo > 0.25 {
-            let mid = (lo + hi) / 2
-            if fits(size: mid, in: box) { lo = mid } else { hi = mid }
+        var size: Double
+        if fits(size: hi0, in: box) {
+            size = hi0
+        } else if !fits(size: lo0, in: box) {
+            return try layout(size: lo0, in: box)
+        } else {
+            // Bisect to a quarter pixel: finer sizes are not visibly different and would only
+            // multiply the glyph cache.
+            var lo = lo0, hi = hi0
+            while hi - lo > 0.25 {
+                let mid = (lo + hi) / 2
+                if fits(size: mid, in: box) { lo = mid } else { hi = mid }
+            }
+            size = max(lo0, (lo * 4).rounded(.down) / 4)
         }
-        let size = max(lo0, (lo * 4).rounded(.down) / 4)
-        return try layout(size: size, in: box)
+        // The line boxes fit; make sure the ink does too (it can overhang them by a fraction of
+        // an em), stepping down a quarter pixel at a time — rarely more than a few steps.
+        var result = try layout(size: size, in: box)
+        var steps = 0
+        while !result.inkFits, size > lo0, steps < 40 {
+            size = max(lo0, size - 0.25)
+            result = try layout(size: size, in: box)
+            steps += 1
+        }
+        return result
     }
 
     /// Lays out at `size`; lines wrap at the box's inline extent (cutting inside words only
@@ -368,6 +409,19 @@ extension PreparedText {
                     lineHeight: lineHeight, baselineInLine: baselineInLine, length: length, box: box))
                 lineIndex += 1
             }
+        }
+        // Outlines may reach past the line boxes (a swash at the line's start, marks above the
+        // first line, Mongolian tails): move the block inward where the other side has room.
+        if let ink = lines.compactMap(\.inkBounds).reduce(nil, { (acc: Rect?, r: Rect) in acc.map { $0.union(r) } ?? r }) {
+            func shift(_ lo: Double, _ hi: Double, _ extent: Double) -> Double {
+                let before = lo, after = extent - hi
+                if before < 0 && after > 0 { return min(-before, after) }
+                if after < 0 && before > 0 { return -min(-after, before) }
+                return 0
+            }
+            let dx = shift(ink.minX, ink.maxX, box.width)
+            let dy = overflows ? 0 : shift(ink.minY, ink.maxY, box.height)
+            if dx != 0 || dy != 0 { lines = lines.map { $0.offsetBy(dx: dx, dy: dy) } }
         }
         let content: Size
         let blockTotal = blockUsed + (style.writingMode == .horizontal ? pad.top + pad.bottom : pad.left + pad.right)
@@ -419,6 +473,8 @@ extension PreparedText {
         var runs: [GlyphRun] = []
         var pen = inlineStart
         let frame: Rect
+        var ink = InkAccumulator()
+        let fs = Float(size)
         switch style.writingMode {
         case .horizontal:
             let baselineY = pad.top + blockPos + baselineInLine
@@ -427,9 +483,9 @@ extension PreparedText {
                 var glyphs: [PositionedGlyph] = []
                 glyphs.reserveCapacity(r.glyphs.count)
                 for g in r.glyphs {
-                    glyphs.append(PositionedGlyph(
-                        id: g.id, origin: Point(x: x0 + pen + g.xOffset * size, y: baselineY - g.yOffset * size),
-                        cluster: g.cluster + offset))
+                    let o = Point(x: x0 + pen + g.xOffset * size, y: baselineY - g.yOffset * size)
+                    glyphs.append(PositionedGlyph(id: g.id, origin: o, cluster: g.cluster + offset))
+                    ink.add(g.ink, at: o, size: fs, sideways: false)
                     pen += g.xAdvance * size
                 }
                 runs.append(GlyphRun(face: r.face, script: r.script, bidiLevel: r.level, sideways: false, glyphs: glyphs))
@@ -449,9 +505,9 @@ extension PreparedText {
             for r in pieces {
                 var glyphs: [PositionedGlyph] = []
                 for g in r.glyphs {
-                    glyphs.append(PositionedGlyph(
-                        id: g.id, origin: Point(x: centerX + g.xOffset * size, y: y0 + pen - g.yOffset * size),
-                        cluster: g.cluster + offset))
+                    let o = Point(x: centerX + g.xOffset * size, y: y0 + pen - g.yOffset * size)
+                    glyphs.append(PositionedGlyph(id: g.id, origin: o, cluster: g.cluster + offset))
+                    ink.add(g.ink, at: o, size: fs, sideways: false)
                     pen += -g.yAdvance * size
                 }
                 runs.append(GlyphRun(face: r.face, script: r.script, bidiLevel: 0, sideways: false, glyphs: glyphs))
@@ -468,8 +524,9 @@ extension PreparedText {
                 for g in r.glyphs {
                     let u = pen + g.xOffset * size
                     let v = baselineInLine - g.yOffset * size
-                    glyphs.append(PositionedGlyph(
-                        id: g.id, origin: Point(x: columnRight - v, y: y0 + u), cluster: g.cluster + offset))
+                    let o = Point(x: columnRight - v, y: y0 + u)
+                    glyphs.append(PositionedGlyph(id: g.id, origin: o, cluster: g.cluster + offset))
+                    ink.add(g.ink, at: o, size: fs, sideways: true)
                     pen += g.xAdvance * size
                 }
                 runs.append(GlyphRun(face: r.face, script: r.script, bidiLevel: r.level, sideways: true, glyphs: glyphs))
@@ -479,7 +536,33 @@ extension PreparedText {
         let upper = max(range.lowerBound, range.upperBound)
         return TextLine(
             textRange: (range.lowerBound + offset)..<(upper + offset), frame: frame,
-            paragraphIsRightToLeft: p.isRightToLeft && style.writingMode == .horizontal, runs: runs)
+            paragraphIsRightToLeft: p.isRightToLeft && style.writingMode == .horizontal, runs: runs,
+            inkBounds: ink.rect)
+    }
+}
+
+/// Union of glyph ink boxes in box coordinates.
+struct InkAccumulator {
+    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+
+    mutating func add(_ e: InkExtents, at o: Point, size: Float, sideways: Bool) {
+        guard !e.isEmpty else { return }
+        let x0: Double, x1: Double, y0: Double, y1: Double
+        if sideways {
+            // Turned 90° clockwise: the glyph's up (y) points right, its x points down.
+            x0 = o.x + Double(e.minY * size); x1 = o.x + Double(e.maxY * size)
+            y0 = o.y + Double(e.minX * size); y1 = o.y + Double(e.maxX * size)
+        } else {
+            x0 = o.x + Double(e.minX * size); x1 = o.x + Double(e.maxX * size)
+            y0 = o.y - Double(e.maxY * size); y1 = o.y - Double(e.minY * size)
+        }
+        minX = min(minX, x0); maxX = max(maxX, x1)
+        minY = min(minY, y0); maxY = max(maxY, y1)
+    }
+
+    var rect: Rect? {
+        guard minX <= maxX else { return nil }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }
 

@@ -15,6 +15,15 @@ struct ShapedGlyph: Sendable {
     var yAdvance: Double  // y up, as HarfBuzz reports (negative when going down)
     var xOffset: Double
     var yOffset: Double
+    /// Ink box per em relative to the glyph origin, y up (HarfBuzz's extents): the glyph's
+    /// outline may reach past its advance (Arabic swashes, marks, side bearings below zero).
+    var ink: InkExtents
+}
+
+struct InkExtents: Sendable {
+    var minX: Float, maxX: Float, minY: Float, maxY: Float
+    static let empty = InkExtents(minX: 0, maxX: 0, minY: 0, maxY: 0)
+    var isEmpty: Bool { maxX <= minX || maxY <= minY }
 }
 
 /// A maximal piece of a paragraph with one bidi level, script and face, shaped.
@@ -286,21 +295,31 @@ enum Shaper {
         if let language, !language.isEmpty {
             hb_buffer_set_language(buf, hb_language_from_string(language, -1))
         }
-        face.withHarfBuzzFont { font in hb_shape(font, buf, nil, 0) }
-        var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buf, &count),
-              let positions = hb_buffer_get_glyph_positions(buf, &count)
-        else { return [] }
         let k = 1 / face.unitsPerEm
-        var out: [ShapedGlyph] = []
-        out.reserveCapacity(Int(count))
-        for i in 0..<Int(count) {
-            let p = positions[i]
-            out.append(ShapedGlyph(
-                id: infos[i].codepoint, cluster: Int(infos[i].cluster),
-                xAdvance: Double(p.x_advance) * k, yAdvance: Double(p.y_advance) * k,
-                xOffset: Double(p.x_offset) * k, yOffset: Double(p.y_offset) * k))
+        return face.withHarfBuzzFont { font in
+            hb_shape(font, buf, nil, 0)
+            var count: UInt32 = 0
+            guard let infos = hb_buffer_get_glyph_infos(buf, &count),
+                  let positions = hb_buffer_get_glyph_positions(buf, &count)
+            else { return [] }
+            var out: [ShapedGlyph] = []
+            out.reserveCapacity(Int(count))
+            for i in 0..<Int(count) {
+                let p = positions[i]
+                var e = hb_glyph_extents_t()
+                var ink = InkExtents.empty
+                if hb_font_get_glyph_extents(font, infos[i].codepoint, &e) != 0 {
+                    let kf = Float(k)
+                    ink = InkExtents(
+                        minX: Float(e.x_bearing) * kf, maxX: Float(e.x_bearing + e.width) * kf,
+                        minY: Float(e.y_bearing + e.height) * kf, maxY: Float(e.y_bearing) * kf)
+                }
+                out.append(ShapedGlyph(
+                    id: infos[i].codepoint, cluster: Int(infos[i].cluster),
+                    xAdvance: Double(p.x_advance) * k, yAdvance: Double(p.y_advance) * k,
+                    xOffset: Double(p.x_offset) * k, yOffset: Double(p.y_offset) * k, ink: ink))
+            }
+            return out
         }
-        return out
     }
 }

@@ -67,6 +67,30 @@ private func xOfCluster(_ layout: TextLayout, _ cluster: Int) -> Double? {
         #expect(layout.glyphCount > 0)
         #expect(glyphs(layout).allSatisfy { $0.glyph.id != 0 }, "a .notdef box in \(c.name)")
         #expect(!layout.overflows)
+        // No outline is clipped by the box edge.
+        #expect(layout.inkFits, "\(c.name): ink \(String(describing: layout.inkBounds)) outside \(c.box)")
+        // The ink box is really the ink: the rendered pixels lie inside it (plus a pixel of AA).
+        let image = layout.render(background: .white, color: .black)
+        let ink = try #require(layout.inkBounds)
+        for y in 0..<image.height {
+            for x in 0..<image.width where image[x, y] != .white {
+                #expect(Double(x) >= ink.minX - 1.5 && Double(x) <= ink.maxX + 1 && Double(y) >= ink.minY - 1.5 && Double(y) <= ink.maxY + 1,
+                        "\(c.name): pixel (\(x), \(y)) outside ink \(ink)")
+                if !(Double(x) >= ink.minX - 1.5 && Double(x) <= ink.maxX + 1 && Double(y) >= ink.minY - 1.5 && Double(y) <= ink.maxY + 1) { return }
+            }
+        }
+    }
+
+    @Test func fittedInkStaysInsideTheBox() throws {
+        // A large Arabic fit whose first glyph's outline reaches past its advance.
+        let layout = try Typesetter().fit(
+            "كان يا ما كان، في قديم الزمان، ثعلب صغير يعيش على حافة غابة هادئة.",
+            in: Size(width: 600, height: 300), style: TextStyle(language: "ar", maximumSize: 96))
+        #expect(layout.inkFits, "ink \(String(describing: layout.inkBounds))")
+        let mongolian = try Typesetter().fit(
+            "ᠮᠣᠩᠭᠣᠯ ᠪᠢᠴᠢᠭ", in: Size(width: 200, height: 400),
+            style: TextStyle(language: "mn", writingMode: .verticalLeftToRight, maximumSize: 120))
+        #expect(mongolian.inkFits, "ink \(String(describing: mongolian.inkBounds))")
     }
 
     @Test func bookFontsComeFirstForTheScriptsTheyCover() throws {
@@ -241,7 +265,9 @@ private func xOfCluster(_ layout: TextLayout, _ cluster: Int) -> Double? {
         let layout = try Typesetter().fit(c.text, in: c.box, style: c.style)
         #expect(layout.lines.count >= 2)
         #expect(layout.glyphRuns.allSatisfy { $0.sideways })
-        #expect(layout.lines[0].frame.minX < 1)
+        // The first column is at the left edge (moved in only as far as its outlines need).
+        #expect(layout.lines[0].frame.minX < 0.05 * c.box.width)
+        #expect((layout.inkBounds?.minX ?? -1) >= -0.5)
         for (a, b) in zip(layout.lines, layout.lines.dropFirst()) {
             #expect(a.frame.minX < b.frame.minX, "columns must go left to right")
         }
