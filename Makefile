@@ -18,12 +18,13 @@ demo: build
 
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel
+	$(SWIFT) test --skip-build
 
 # Long peer comparisons; not part of CI.
 bench:
 	@Tools/setup.sh --bench
 	@Tools/bench-codecs.py
+	@Tools/bench-typeset.sh
 
 clean:
 	rm -rf .build

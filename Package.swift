@@ -3,6 +3,8 @@
 //
 // Modules, in the order data flows through them (each depends only on those above it):
 //   CPNG, CJPEG, CFreeType, CHarfBuzz, CFriBidi  system C libraries, found with pkg-config
+//   CHyphen        libhyphen (hyphenation patterns), default include and library paths
+//   CThai          libthai word segmentation (Thai has no spaces between words)
 //   CShim          the little C that Swift cannot do safely (setjmp error traps, macro wrappers)
 //   FileIO         whole-file reads with limits, atomic writes (temp file + rename)
 //   Geometry       points, sizes, rects, affine transforms; shared by pixels and layout
@@ -45,6 +47,9 @@ let package = Package(
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
         systemLibrary("CHarfBuzz", pkgConfig: "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CFriBidi", pkgConfig: "fribidi", apt: "libfribidi-dev"),
+        // libhyphen ships no pkg-config file; its header and library are in the default paths.
+        .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
+        systemLibrary("CThai", pkgConfig: "libthai", apt: "libthai-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
@@ -53,7 +58,7 @@ let package = Package(
         .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG"], swiftSettings: swiftSettings),
         .target(
             name: "Typesetting",
-            dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi"],
+            dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen", "CThai"],
             swiftSettings: swiftSettings),
         .target(name: "BookModel", dependencies: ["Geometry", "FileIO"], swiftSettings: swiftSettings),
         .target(
@@ -72,7 +77,10 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: swiftSettings),
         .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: swiftSettings),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),
-        .testTarget(name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], swiftSettings: swiftSettings),
+        // Golden/ holds reference PNGs the tests read by path (not bundled resources).
+        .testTarget(
+            name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], exclude: ["Golden"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],

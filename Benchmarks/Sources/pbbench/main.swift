@@ -3,7 +3,7 @@
 // Tools/bench-codecs.sh puts beside the peer tools' times.
 //
 //   pbbench decode FILE [--scale N] [--repeat R]
-//   pbbench encode-png FILE [--level L] [--repeat R]
+//   pbbench encode-png FILE [--preset fast|default|smallest] [--repeat R]
 //   pbbench encode-jpeg FILE [--quality Q] [--repeat R]
 //   pbbench resize FILE --width W --height H [--repeat R]
 import Codecs
@@ -33,6 +33,17 @@ func option(_ name: String, _ fallback: Int) -> Int {
     return fallback
 }
 
+func stringOption(_ name: String) -> String? {
+    let args = CommandLine.arguments
+    if let i = args.firstIndex(of: name), i + 1 < args.count { return args[i + 1] }
+    return nil
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
 func report(_ op: String, _ file: String, _ ms: Double, _ extra: String = "") {
     print("{\"op\":\"\(op)\",\"file\":\"\(file)\",\"ms\":\(String(format: "%.3f", ms))\(extra)}")
 }
@@ -57,11 +68,14 @@ do {
         }
         report("decode", file, ms, ",\"scale\":\(scale),\"width\":\(size.0),\"height\":\(size.1)")
     case "encode-png":
-        let level = option("--level", 6)
+        // --preset fast|default|smallest, the CLI's --compression choices.
+        let presets: [String: PNGEncodeOptions] = ["fast": .fast, "default": .default, "smallest": .smallest]
+        let name = stringOption("--preset") ?? "default"
+        guard let options = presets[name] else { throw UsageError(message: "unknown --preset \(name)") }
         let bitmap = try ImageDecoder.decode(bytes, name: file)
         var n = 0
-        let ms = try time(repeats) { n = try PNGEncoder.encode(bitmap, options: PNGEncodeOptions(compressionLevel: level)).count }
-        report("encode-png", file, ms, ",\"level\":\(level),\"bytes\":\(n)")
+        let ms = try time(repeats) { n = try PNGEncoder.encode(bitmap, options: options).count }
+        report("encode-png", file, ms, ",\"preset\":\"\(name)\",\"bytes\":\(n)")
     case "encode-jpeg":
         let quality = option("--quality", 90)
         let bitmap = try ImageDecoder.decode(bytes, name: file)
