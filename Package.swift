@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "BookModel", dependencies: ["Geometry", "FileIO"], swiftSettings: swiftSettings),
         .target(
             name: "Generator",
-            dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel", "CFreeType", "CHarfBuzz"],
+            dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",

@@ -161,8 +161,7 @@ private struct UnitRenderer {
         var ink = Bitmap<UInt8>(width: canvasWidth, height: H, fill: 0)
         var boxes: [(half: Int, box: TruthBox)] = []
         for (i, b) in placed.enumerated() {
-            let path = b.set.path.applying(.translation(x: b.origin.x, y: b.origin.y))
-            let cov = PathRasterizer.rasterize(path, clip: PixelRect(width: canvasWidth, height: H))
+            let cov = b.set.coverage(at: b.origin, clip: PixelRect(width: canvasWidth, height: H))
             guard let inkRect = inkBounds(cov) else { continue }
             let colour = inkColour(b.plan.ink, rng: &inkRng)
             canvas.composite(cov, opacity: 0.97) { _, _ in colour }
@@ -210,7 +209,7 @@ private struct UnitRenderer {
             sets = []
             for b in blocks {
                 let measure = (vertical ? region.height : region.width) * b.measure
-                sets.append(try TextSetter.shared.set(TextRequest(
+                sets.append(try TextSetter.set(TextRequest(
                     text: b.text, language: b.language, fontSize: b.fontSize * shrink, measure: measure,
                     orientation: b.orientation, style: b.style, lineSpacing: vertical ? 1.5 : 1.3, align: b.align)))
             }

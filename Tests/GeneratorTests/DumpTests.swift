@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Raster
+import Geometry
 @testable import Generator
 
 /// Writes sample pages as PPM to $PB_DUMP when set (for eyeballing during development).
@@ -46,9 +47,15 @@ extension DumpTests {
         var canvas = Bitmap<UInt8>(width: 1400, height: 420, fill: 255)
         var x = 10.0
         for r in reqs {
-            let set = try TextSetter.shared.set(r)
-            let cov = PathRasterizer.coverage(of: set.path.applying(.translation(x: x, y: 10)), in: canvas.bounds)
-            for i in 0..<canvas.pixels.count { canvas.pixels[i] = min(canvas.pixels[i], 255 - cov.pixels[i]) }
+            let set = try TextSetter.set(r)
+            let m = set.coverage(at: Point(x: x, y: 10), clip: canvas.bounds)
+            for yy in 0..<m.rect.height {
+                for xx in 0..<m.rect.width {
+                    let i = (m.rect.y + yy) * canvas.width + m.rect.x + xx
+                    let v = m.mask[xx, yy]
+                    canvas.pixels[i] = min(canvas.pixels[i], 255 - v)
+                }
+            }
             x += set.size.width + 30
         }
         var d = Data("P5\n\(canvas.width) \(canvas.height)\n255\n".utf8)

@@ -190,25 +190,30 @@ enum Fixture {
 
 @Suite struct TextSettingTests {
     @Test func verticalScriptsMakeTallBlocks() throws {
-        let mn = try TextSetter.shared.set(TextRequest(text: Phrases.mongolian[0].mn, language: "mn-Mong", fontSize: 30, measure: 1000, orientation: .verticalLR, style: .sans))
+        let mn = try TextSetter.set(TextRequest(text: Phrases.mongolian[0].mn, language: "mn-Mong", fontSize: 30, measure: 1000, orientation: .verticalLR, style: .sans))
         #expect(mn.size.height > mn.size.width * 2)
-        let zh = try TextSetter.shared.set(TextRequest(text: Phrases.all[0].zh, language: "zh-Hans", fontSize: 30, measure: 1000, orientation: .verticalRL, style: .sans))
+        let zh = try TextSetter.set(TextRequest(text: Phrases.all[0].zh, language: "zh-Hans", fontSize: 30, measure: 1000, orientation: .verticalRL, style: .sans))
         #expect(zh.size.height > zh.size.width * 3)
         #expect(zh.lines.count == 1)
     }
 
     @Test func longTextBreaksIntoLinesWithinTheMeasure() throws {
-        let set = try TextSetter.shared.set(TextRequest(text: Phrases.all.map(\.en).joined(separator: " "), language: "en", fontSize: 20, measure: 300, orientation: .horizontal, style: .serif))
+        let set = try TextSetter.set(TextRequest(text: Phrases.all.map(\.en).joined(separator: " "), language: "en", fontSize: 20, measure: 300, orientation: .horizontal, style: .serif))
         #expect(set.lines.count > 5)
         #expect(set.size.width <= 300)
-        let ink = PathRasterizer.rasterize(set.path, clip: PixelRect(width: 400, height: 2000))
-        #expect(ink.rect.maxX <= 302)
+        let ink = set.coverage(at: .zero, clip: PixelRect(width: 400, height: 2000))
+        var inkRight = 0
+        for y in 0..<ink.rect.height {
+            for x in 0..<ink.rect.width where ink.mask[x, y] > 0 { inkRight = max(inkRight, ink.rect.x + x + 1) }
+        }
+        #expect(inkRight > 200 && inkRight <= 303)
     }
 
     @Test func arabicIsShapedRightToLeft() throws {
-        let set = try TextSetter.shared.set(TextRequest(text: Phrases.all[1].ar, language: "ar", fontSize: 30, measure: 2000, orientation: .horizontal, style: .serif))
+        let set = try TextSetter.set(TextRequest(text: Phrases.all[1].ar, language: "ar", fontSize: 30, measure: 2000, orientation: .horizontal, style: .serif))
         #expect(set.lines.count == 1)
-        #expect(!set.path.isEmpty && set.size.width > 100)
+        #expect(set.size.width > 100)
+        #expect(set.coverage(at: .zero, clip: PixelRect(width: 2000, height: 200)).area > 200)
     }
 }
 
