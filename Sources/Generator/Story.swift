@@ -65,13 +65,27 @@ public struct StoryBlock: Sendable, Codable {
 extension Story {
     public static func load(_ path: String) throws(GeneratorError) -> Story {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path, limit: 4 << 20) } catch { throw .story(path: path, reason: error.description) }
+        do {
+            bytes = try FileIO.read(path, limit: 4 << 20)
+        } catch {
+            // FileError messages start with the path; the story error adds it once.
+            let message = error.description
+            throw .story(path: path, reason: message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message)
+        }
+        func location(_ path: [any CodingKey]) -> String {
+            guard !path.isEmpty else { return "at the top level" }
+            var out = ""
+            for key in path {
+                if let i = key.intValue { out += "[\(i)]" } else { out += (out.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return "at " + out
+        }
         do {
             return try JSONDecoder().decode(Story.self, from: Data(bytes))
         } catch let DecodingError.keyNotFound(key, ctx) {
-            throw .story(path: path, reason: "missing field '\(key.stringValue)' at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))")
+            throw .story(path: path, reason: "missing field '\(key.stringValue)' \(location(ctx.codingPath))")
         } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx), let DecodingError.dataCorrupted(ctx) {
-            throw .story(path: path, reason: "\(ctx.debugDescription) at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))")
+            throw .story(path: path, reason: "\(ctx.debugDescription) \(location(ctx.codingPath))")
         } catch {
             throw .story(path: path, reason: "not a story file: \(error)")
         }

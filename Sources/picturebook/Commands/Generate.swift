@@ -14,7 +14,7 @@ struct Generate: ParsableCommand {
 
             Examples:
               picturebook generate --out corpus --pages 40 --seed 1 --difficulty mixed
-              picturebook generate --out Books/board --story Tools/books/board.json --no-clean
+              picturebook generate --out /tmp/farm --story Tools/books/board.json
             """)
 
     @Option(name: .long, help: "Output directory (created if missing).")
