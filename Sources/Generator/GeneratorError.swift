@@ -2,8 +2,8 @@
 
 /// What can stop the generator, each message naming the file or option at fault.
 public enum GeneratorError: Error, CustomStringConvertible, Equatable {
-    /// A font the generator needs is missing or unreadable.
-    case font(path: String, reason: String)
+    /// A text block could not be set (no font for its script, a bad size).
+    case typesetting(language: String, reason: String)
     /// An option is out of range (`--size 10x10`, zero pages, ...).
     case invalidOption(name: String, reason: String)
     /// A story file cannot be read or does not describe a book.
@@ -13,7 +13,7 @@ public enum GeneratorError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .font(let p, let r): return "\(p): \(r)"
+        case .typesetting(let l, let r): return "text in '\(l)': \(r)"
         case .invalidOption(let n, let r): return "\(n): \(r)"
         case .story(let p, let r): return "\(p): \(r)"
         case .output(let p, let r): return "\(p): \(r)"

@@ -95,6 +95,9 @@ extension Story {
     public func plan(path: String = "story") throws(GeneratorError) -> BookPlan {
         try GeneratorOptions(seed: seed, pageCount: 1, width: width, height: height, difficulty: difficulty).validate()
         guard !units.isEmpty else { throw .story(path: path, reason: "has no pages") }
+        guard fontSize > 0.002, fontSize <= 0.2 else {
+            throw .story(path: path, reason: "fontSize is a fraction of the page height (0.002...0.2), got \(fontSize)")
+        }
         let root = SeededRandom(seed: seed)
         var units: [UnitPlan] = []
         var page = 1

@@ -103,7 +103,7 @@ enum TextSetter {
         do {
             layout = try typesetter.layout(req.text, size: req.fontSize, in: box, style: style)
         } catch {
-            throw .font(path: req.language, reason: "cannot set '\(req.text.prefix(30))': \(error)")
+            throw .typesetting(language: req.language, reason: "cannot set '\(req.text.prefix(30))': \(error)")
         }
         let bounds = layout.textBounds
         let scalars = Array(req.text.unicodeScalars)
