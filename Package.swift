@@ -73,15 +73,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO"], swiftSettings: swiftSettings),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: swiftSettings),
-        .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: swiftSettings),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster", "TestSupport"], swiftSettings: swiftSettings),
         // Golden/ holds reference PNGs the tests read by path (not bundled resources).
         .testTarget(
             name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
             swiftSettings: swiftSettings),
