@@ -49,8 +49,15 @@ public enum Fit {
         guard content.width > 0, content.height > 0, bounds.width > 0, bounds.height > 0 else {
             return Rect(center: bounds.center, size: .zero)
         }
-        let s = min(bounds.width / content.width, bounds.height / content.height)
-        return Rect(center: bounds.center, size: Size(width: content.width * s, height: content.height * s))
+        // The limiting side is set exactly (no rounding drift), the other scaled.
+        let size: Size
+        if bounds.width * content.height <= bounds.height * content.width {
+            size = Size(width: bounds.width, height: content.height * bounds.width / content.width)
+        } else {
+            size = Size(width: content.width * bounds.height / content.height, height: bounds.height)
+        }
+        return Rect(x: bounds.minX + (bounds.width - size.width) / 2, y: bounds.minY + (bounds.height - size.height) / 2,
+                    width: size.width, height: size.height)
     }
 
     /// Lays `screen` out in `viewport`: facing pages scaled to a common height and put side by
