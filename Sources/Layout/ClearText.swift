@@ -24,6 +24,15 @@ public struct ClearTextBlock: Sendable {
 public struct ClearTextSkip: Sendable, Hashable {
     public var boxID: String
     public var reason: String
+    /// The box repeats another box's text in this language (bilingual pages): its printed
+    /// text is removed and nothing is set in its place.
+    public var duplicate: Bool
+
+    public init(boxID: String, reason: String, duplicate: Bool = false) {
+        self.boxID = boxID
+        self.reason = reason
+        self.duplicate = duplicate
+    }
 }
 
 public struct ClearTextLayout: Sendable {
@@ -57,6 +66,12 @@ public struct ClearTextLayout: Sendable {
         for (i, box) in ordered.enumerated() {
             guard let text = box.text[language], !text.isEmpty else {
                 skipped.append(ClearTextSkip(boxID: box.id, reason: "no \(language) text"))
+                continue
+            }
+            // Bilingual pages print each line once per language, and every box carries every
+            // translation: show the text once, in the box printed in that language.
+            if box.language != language, let twin = ordered.first(where: { $0.id != box.id && $0.language == language && $0.text[language] == text }) {
+                skipped.append(ClearTextSkip(boxID: box.id, reason: "same text as \(twin.id)", duplicate: true))
                 continue
             }
             let source = frames[i]
@@ -109,8 +124,13 @@ public struct ClearTextLayout: Sendable {
             let pxBox = Size(width: frame.width * scale, height: frame.height * scale)
             let laid: TextLayout
             let scroll: Double
-            if need <= have + 0.5 {
+            if frame == source && need <= have + 0.5 {
                 laid = try prepared.fit(in: pxBox)
+                scroll = 0
+            } else if need <= have + 0.5 {
+                // A block that had to grow is set at the readable size: growing made room for
+                // that size, not for a larger one that would crowd the page.
+                laid = try prepared.layout(size: minPx, in: pxBox)
                 scroll = 0
             } else {
                 laid = try prepared.layout(size: minPx, in: pxBox)

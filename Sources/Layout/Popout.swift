@@ -71,7 +71,11 @@ public struct PopoutLayout: Sendable, Hashable {
     /// Padding around the magnified text inside its card, in points (part of the frame).
     public var padding: Double
 
-    public init(margin: Double = 12, minimumMagnification: Double = 1.25, padding: Double = 8) {
+    /// Text may end up this fraction of the readable size when that saves panning along lines.
+    public var widthFitTolerance: Double
+
+    public init(margin: Double = 12, minimumMagnification: Double = 1.25, padding: Double = 8, widthFitTolerance: Double = 0.8) {
+        self.widthFitTolerance = widthFitTolerance
         self.margin = margin
         self.minimumMagnification = minimumMagnification
         self.padding = padding
@@ -80,12 +84,20 @@ public struct PopoutLayout: Sendable, Hashable {
     /// Grows `source` (points) whose text is `textSize` points per em to where the text reaches
     /// the viewport's readable size, centred on the source where possible and clamped inside
     /// the safe area less the margin. What still does not fit scrolls.
-    public func popout(source: Rect, textSize: Double, in viewport: Viewport) -> PopoutGeometry {
+    public func popout(source: Rect, textSize: Double, in viewport: Viewport, lineAxisIsVertical: Bool = false) -> PopoutGeometry {
         let target = viewport.readableTextSize
         var m = textSize > 0 ? target / textSize : minimumMagnification
         m = max(m, minimumMagnification)
-        let content = Size(width: source.width * m + 2 * padding, height: source.height * m + 2 * padding)
         let area = viewport.safeBounds.insetBy(dx: margin, dy: margin)
+        // Panning along a line is worse than text a little under the target size: when fitting
+        // the lines' length costs at most `widthFitTolerance` of the size, fit them.
+        let along = lineAxisIsVertical ? source.height : source.width
+        let room = (lineAxisIsVertical ? area.height : area.width) - 2 * padding
+        if along * m > room, along > 0 {
+            let fitted = room / along
+            if fitted >= m * widthFitTolerance { m = max(fitted, min(m, minimumMagnification)) }
+        }
+        let content = Size(width: source.width * m + 2 * padding, height: source.height * m + 2 * padding)
         let visible = Size(width: min(content.width, area.width), height: min(content.height, area.height))
         let frame = Rect(center: source.center, size: visible).clamped(into: area)
         return PopoutGeometry(
@@ -97,7 +109,8 @@ public struct PopoutLayout: Sendable, Hashable {
     /// The popout of `box` on `page` of a laid-out screen.
     public func popout(box: TextBox, on page: PageFrame, in viewport: Viewport) -> PopoutGeometry {
         let source = page.toScreen(box.rect)
-        return popout(source: source, textSize: TextSizeEstimate.fontSize(of: box) * page.scale, in: viewport)
+        return popout(source: source, textSize: TextSizeEstimate.fontSize(of: box) * page.scale, in: viewport,
+                      lineAxisIsVertical: box.orientation == .vertical)
     }
 }
 
@@ -117,15 +130,21 @@ public struct TapHint: Sendable, Hashable, Codable {
     /// under the first box when there is room, otherwise above it, otherwise over it; always
     /// inside the safe area less `margin`.
     public static func layout(boxes: [Rect], labelSize: Size, in viewport: Viewport, outset: Double = 4, gap: Double = 6, margin: Double = 8) -> TapHint? {
-        guard let first = boxes.first else { return nil }
+        guard !boxes.isEmpty else { return nil }
         let outlines = boxes.map { $0.insetBy(dx: -outset, dy: -outset) }
-        let anchor = outlines[0]
         let area = viewport.safeBounds.insetBy(dx: margin, dy: margin)
-        var label = Rect(x: anchor.midX - labelSize.width / 2, y: anchor.maxY + gap, width: labelSize.width, height: labelSize.height)
-        if label.maxY > area.maxY {
-            label.origin.y = anchor.minY - gap - labelSize.height
-            if label.minY < area.minY { label.origin.y = first.midY - labelSize.height / 2 }
+        // Under the first block, else above it, else beside the next blocks in turn: the first
+        // place that covers no outline. Failing all, under the first block regardless.
+        var candidates: [(label: Rect, anchor: Rect)] = []
+        for o in outlines {
+            for y in [o.maxY + gap, o.minY - gap - labelSize.height] {
+                let r = Rect(x: o.midX - labelSize.width / 2, y: y, width: labelSize.width, height: labelSize.height)
+                candidates.append((r.clamped(into: area), o))
+            }
         }
-        return TapHint(outlines: outlines, label: label.clamped(into: area), anchor: anchor)
+        let free = candidates.first { c in
+            area.contains(c.label) && !outlines.contains { $0.intersects(c.label) }
+        } ?? candidates[0]
+        return TapHint(outlines: outlines, label: free.label, anchor: free.anchor)
     }
 }

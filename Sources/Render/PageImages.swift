@@ -46,18 +46,22 @@ public final class PageImages: @unchecked Sendable {
         var page: Int, variant: PageVariant, width: Int, height: Int
     }
 
-    public init(directory: String, book: Book) {
+    /// Where cleared pages are looked for: BOOK_DIR/clear unless given.
+    public let clearedDirectory: String
+
+    public init(directory: String, book: Book, clearedDirectory: String? = nil) {
         self.directory = directory
         self.book = book
+        self.clearedDirectory = clearedDirectory ?? directory + "/clear"
     }
 
-    /// BOOK_DIR/clear/<stem>.png for page `number` (1-based).
+    /// <clearedDirectory>/<stem>.png for page `number` (1-based).
     public func clearedPath(of number: Int) -> String? {
         guard number >= 1, number <= book.pages.count else { return nil }
         let image = book.pages[number - 1].image
         let file = image.split(separator: "/").last.map(String.init) ?? image
         let stem = file.contains(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
-        return directory + "/clear/" + stem + ".png"
+        return clearedDirectory + "/" + stem + ".png"
     }
 
     public func hasCleared(_ number: Int) -> Bool {

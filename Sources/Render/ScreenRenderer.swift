@@ -116,7 +116,7 @@ public struct ScreenRenderer {
                              height: max(1, Int((Double(box.rect.height) * fy).rounded())))
             .intersection(full.bounds) ?? box.rect
         let region = full.cropped(to: crop)
-        let paper = region.ringColor(around: PixelRect(x: 1, y: 1, width: max(1, region.width - 2), height: max(1, region.height - 2)))
+        let paper = full.ringColor(around: box.rect)
         out.fill(card, with: paper)
         let inner = g.frame.insetBy(dx: padding, dy: padding)
         out.draw(region, in: Rect(x: inner.minX * scale, y: inner.minY * scale, width: inner.width * scale, height: inner.height * scale),
@@ -187,11 +187,12 @@ public struct ScreenRenderer {
             let byID = Dictionary(page.textBoxes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             if missing.contains(f.page) {
                 // Cover the printed text (source boxes and grown frames) with its paper.
-                for b in r.blocks {
-                    for rect in [b.source, b.frame] {
+                let dupes = r.skipped.filter(\.duplicate).compactMap { byID[$0.boxID].map { f.toScreen($0.rect) } }
+                for rects in r.blocks.map({ [$0.source, $0.frame] }) + dupes.map({ [$0] }) {
+                    for rect in rects {
                         let px = rect.insetBy(dx: -2, dy: -2).pixelRect(scale: scale)
                         let paper = out.ringColor(around: px)
-                        out.fill(px, blending: RGBA8(r: paper.r, g: paper.g, b: paper.b, a: 240))
+                        out.fill(px, with: paper)
                     }
                 }
             }

@@ -49,6 +49,15 @@ import Testing
         }
     }
 
+    @Test func longLinesFitTheWidthWhenThatCostsLittle() {
+        let area = vp.safeBounds.insetBy(dx: 10, dy: 10)
+        // ×3 would be 450 wide; fitting 380 is ×2.53, 84 % of the target: fit, no panning.
+        let g = popout.popout(source: Rect(x: 100, y: 300, width: 150, height: 20), textSize: 6, in: vp)
+        #expect(g.frame.width == area.width)
+        #expect(!g.needsScroll)
+        #expect(g.textSize < 18 && g.textSize >= 18 * 0.8)
+    }
+
     @Test func tooBigReportsScrollExtent() {
         let area = vp.safeBounds.insetBy(dx: 10, dy: 10)
         let src = Rect(x: 20, y: 100, width: 360, height: 300)
@@ -78,6 +87,10 @@ import Testing
         #expect(above.label.maxY < above.anchor.minY)
         #expect(vp.safeBounds.contains(above.label))
         #expect(TapHint.layout(boxes: [], labelSize: label, in: vp) == nil)
+        // A label that would cover the next block goes elsewhere.
+        let crowded = try #require(TapHint.layout(
+            boxes: [Rect(x: 100, y: 200, width: 200, height: 30), Rect(x: 100, y: 240, width: 200, height: 30)], labelSize: label, in: vp))
+        #expect(!crowded.outlines.contains { $0.intersects(crowded.label) })
     }
 }
 

@@ -151,7 +151,8 @@ struct RenderScreens: AsyncParsableCommand {
                 note = " \(report.blocks.count) block\(report.blocks.count == 1 ? "" : "s") in \(language)"
                     + (grown > 0 ? ", \(grown) grown" : "")
                     + (scrolling.isEmpty ? "" : ", scrolling: " + scrolling.map { "\($0.boxID) +\(Self.format($0.scrollExtent)) pt" }.joined(separator: ", "))
-                    + (report.skipped.isEmpty ? "" : ", \(report.skipped.count) without \(language) text")
+                    + (report.skipped.filter(\.duplicate).isEmpty ? "" : ", \(report.skipped.filter(\.duplicate).count) duplicate")
+                    + (report.skipped.filter { !$0.duplicate }.isEmpty ? "" : ", \(report.skipped.filter { !$0.duplicate }.count) without \(language) text")
             default:
                 image = try renderer.renderPages(layout)
             }
