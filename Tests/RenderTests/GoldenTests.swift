@@ -76,7 +76,8 @@ import Testing
     @Test func popout() throws {
         let (r, book) = try Self.renderer("salmas-red-kite")
         let (image, g) = try r.renderPopout(Self.screen(book, page: 2, Self.small.viewport(.portrait)), boxID: "p002-b1")
-        #expect(g.textSize >= Self.small.readableTextSize - 1e-9)
+        // The line fits the screen width at no less than 80 % of the readable size.
+        #expect(g.textSize >= 0.8 * Self.small.readableTextSize && !g.needsScroll)
         try Self.compare(image, name: "popout")
     }
 
