@@ -164,7 +164,7 @@ struct RenderScreens: AsyncParsableCommand {
     /// Renders the first selected screen `n` times (fresh page cache each time, so decoding is
     /// counted) including PNG encoding, and prints the median and mean in milliseconds.
     private func runBenchmark(_ n: Int, screen: Screen, book: Book, viewport: Viewport, language: String, png: PNGEncodeOptions) throws {
-        var times: [Double] = []
+        var times: [Double] = [], encodeTimes: [Double] = [], pagesTimes: [Double] = []
         var bytes = 0
         for i in 0..<(n + 2) {
             let t0 = ContinuousClock.now
@@ -176,13 +176,22 @@ struct RenderScreens: AsyncParsableCommand {
             case "popout": image = try renderer.renderPopout(layout, boxID: popout ?? book.pages[screen.pages[0] - 1].textBoxes.first?.id ?? "").0
             default: image = try renderer.renderPages(layout)
             }
+            let t1 = ContinuousClock.now
             let encoded = try PNGEncoder.encode(image, options: png, name: "bench")
-            if i >= 2 { times.append((ContinuousClock.now - t0).milliseconds) }
+            let t2 = ContinuousClock.now
+            if i >= 2 {
+                times.append((t2 - t0).milliseconds)
+                encodeTimes.append((t2 - t1).milliseconds)
+                let p0 = ContinuousClock.now
+                _ = try renderer.renderPages(layout)
+                pagesTimes.append((ContinuousClock.now - p0).milliseconds)
+            }
             bytes = encoded.count
         }
         times.sort()
         let median = times[times.count / 2], mean = times.reduce(0, +) / Double(times.count)
-        Console.out("render \(mode) \(screen.name) \(viewport.pixelWidth)×\(viewport.pixelHeight): median \(Self.format(median)) ms, mean \(Self.format(mean)) ms over \(n) runs, PNG \(bytes) bytes")
+        func med(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        Console.out("render \(mode) \(screen.name) \(viewport.pixelWidth)×\(viewport.pixelHeight): median \(Self.format(median)) ms, mean \(Self.format(mean)) ms over \(n) runs, PNG \(bytes) bytes; of which PNG encoding \(Self.format(med(encodeTimes))) ms; pages composed from cache \(Self.format(med(pagesTimes))) ms")
     }
 
     static func format(_ v: Double) -> String {
