@@ -42,8 +42,12 @@ public struct ClearTextLayout: Sendable {
     public var maximumSizeFactor: Double
     /// Space kept between grown blocks and other blocks or the page edge, in points.
     public var gap: Double
+    /// Lines are lengthened to at most this many ems (of the readable size) before a block
+    /// grows more lines: about the measure of a children's book line.
+    public var maximumLineEms: Double
 
-    public init(typesetter: Typesetter = Typesetter(), maximumSizeFactor: Double = 2.5, gap: Double = 4) {
+    public init(typesetter: Typesetter = Typesetter(), maximumSizeFactor: Double = 2.5, gap: Double = 4, maximumLineEms: Double = 22) {
+        self.maximumLineEms = maximumLineEms
         self.typesetter = typesetter
         self.maximumSizeFactor = maximumSizeFactor
         self.gap = gap
@@ -108,6 +112,18 @@ public struct ClearTextLayout: Sendable {
             }
             var need = try needed(frame)
             if need > (vertical ? frame.width : frame.height) {
+                // Lines of one or two words read badly: first lengthen the lines toward what the
+                // text needs on one line, at most `maximumLineEms` ems, then add lines.
+                let unbroken = try prepared.layout(size: minPx, in: vertical ? Size(width: 1e6, height: 1e6) : Size(width: 1e6, height: 1e6))
+                let natural = (unbroken.lines.map { vertical ? $0.frame.height : $0.frame.width }.max() ?? 0) / scale + 2
+                let inline = vertical ? frame.height : frame.width
+                let target = min(natural, max(inline, maximumLineEms * viewport.readableTextSize))
+                if target > inline {
+                    frame = widen(frame, vertical: vertical, obstacles: others, bounds: bounds, toward: target)
+                    need = try needed(frame)
+                }
+            }
+            if need > (vertical ? frame.width : frame.height) {
                 frame = grow(frame, blockNeed: need, vertical: vertical, mongolian: mode == .verticalLeftToRight,
                              obstacles: others, bounds: bounds)
                 need = try needed(frame)
@@ -171,16 +187,22 @@ public struct ClearTextLayout: Sendable {
         return f
     }
 
-    /// Extends `r` along its inline axis as far as free space allows, both ways.
-    func widen(_ r: Rect, vertical: Bool, obstacles: [Rect], bounds: Rect) -> Rect {
-        if vertical {
-            let top = FreeSpace.limit(of: r, toward: .up, obstacles: obstacles, bounds: bounds, gap: gap)
-            let bottom = FreeSpace.limit(of: r, toward: .down, obstacles: obstacles, bounds: bounds, gap: gap)
-            return Rect(x: r.minX, y: min(r.minY, top), width: r.width, height: max(r.maxY, bottom) - min(r.minY, top))
-        }
-        let left = FreeSpace.limit(of: r, toward: .left, obstacles: obstacles, bounds: bounds, gap: gap)
-        let right = FreeSpace.limit(of: r, toward: .right, obstacles: obstacles, bounds: bounds, gap: gap)
-        return Rect(x: min(r.minX, left), y: r.minY, width: max(r.maxX, right) - min(r.minX, left), height: r.height)
+    /// Extends `r` along its inline axis as far as free space allows, both ways equally where
+    /// it can (the block stays centred on the printed one), up to an extent of `target`.
+    func widen(_ r: Rect, vertical: Bool, obstacles: [Rect], bounds: Rect, toward target: Double = .infinity) -> Rect {
+        let lo = FreeSpace.limit(of: r, toward: vertical ? .up : .left, obstacles: obstacles, bounds: bounds, gap: gap)
+        let hi = FreeSpace.limit(of: r, toward: vertical ? .down : .right, obstacles: obstacles, bounds: bounds, gap: gap)
+        let a0 = vertical ? r.minY : r.minX, a1 = vertical ? r.maxY : r.maxX
+        var extra = max(0, target - (a1 - a0))
+        var before = min(extra / 2, a0 - lo), after = min(extra / 2, hi - a1)
+        extra -= before + after
+        // Whatever one side cannot take, the other takes if it can.
+        let more = min(extra, hi - a1 - after)
+        after += more
+        extra -= more
+        before += min(extra, a0 - lo - before)
+        let n0 = a0 - before, n1 = a1 + after
+        return vertical ? Rect(x: r.minX, y: n0, width: r.width, height: n1 - n0) : Rect(x: n0, y: r.minY, width: n1 - n0, height: r.height)
     }
 }
 

@@ -188,7 +188,8 @@ public struct ScreenRenderer {
             if missing.contains(f.page) {
                 // Cover the printed text (source boxes and grown frames) with its paper.
                 let dupes = r.skipped.filter(\.duplicate).compactMap { byID[$0.boxID].map { f.toScreen($0.rect) } }
-                for rects in r.blocks.map({ [$0.source, $0.frame] }) + dupes.map({ [$0] }) {
+                // Only where text was printed: grown frames over the picture get a halo instead.
+                for rects in r.blocks.map({ [$0.source] }) + dupes.map({ [$0] }) {
                     for rect in rects {
                         let px = rect.insetBy(dx: -2, dy: -2).pixelRect(scale: scale)
                         let paper = out.ringColor(around: px)
