@@ -70,16 +70,27 @@ public struct ScreenRenderer {
         return out
     }
 
-    /// A faint shade either side of the gutter so a spread reads as an open book.
+    /// A faint shade either side of the gutter so a spread reads as an open book. One pass
+    /// over the band's rows (a fill per column would walk the whole height 2×width times).
     func gutterShade(_ bitmap: inout Bitmap<RGBA8>, _ layout: ScreenLayout) {
         let scale = layout.viewport.scale
         let x = Int((layout.pages[0].frame.maxX * scale).rounded())
-        let r = layout.contentFrame.pixelRect(scale: scale)
-        let width = max(2, Int(6 * scale))
-        for k in 0..<width {
-            let a = UInt8(28 * (width - k) / width)
-            for col in [x - 1 - k, x + k] {
-                bitmap.fill(PixelRect(x: col, y: r.minY, width: 1, height: r.height), blending: RGBA8(r: 0, g: 0, b: 0, a: a))
+        guard let r = layout.contentFrame.pixelRect(scale: scale).intersection(bitmap.bounds) else { return }
+        let band = max(2, Int(6 * scale))
+        // Multiplier per column offset from the gutter, 8-bit fixed point.
+        let keep: [UInt32] = (0..<band).map { k in UInt32(255 - 28 * (band - k) / band) }
+        let W = bitmap.width
+        let x0 = max(r.minX, x - band), x1 = min(r.maxX, x + band)
+        guard x0 < x1 else { return }
+        bitmap.pixels.withUnsafeMutableBufferPointer { buf in
+            for y in r.minY..<r.maxY {
+                let row = y * W
+                for col in x0..<x1 {
+                    let k = col < x ? x - 1 - col : col - x
+                    let m = keep[k]
+                    let p = buf[row + col]
+                    buf[row + col] = RGBA8(r: UInt8(UInt32(p.r) * m / 255), g: UInt8(UInt32(p.g) * m / 255), b: UInt8(UInt32(p.b) * m / 255), a: p.a)
+                }
             }
         }
     }
