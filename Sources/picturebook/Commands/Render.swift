@@ -6,6 +6,9 @@ import Geometry
 import Layout
 import Raster
 import Render
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct RenderScreens: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -166,7 +169,14 @@ struct RenderScreens: AsyncParsableCommand {
     private func runBenchmark(_ n: Int, screen: Screen, book: Book, viewport: Viewport, language: String, png: PNGEncodeOptions) throws {
         var times: [Double] = [], encodeTimes: [Double] = [], pagesTimes: [Double] = []
         var bytes = 0
+        var cpu: [Double] = []
+        func cpuMilliseconds() -> Double {
+            var u = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &u)
+            return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000 + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000
+        }
         for i in 0..<(n + 2) {
+            let c0 = cpuMilliseconds()
             let t0 = ContinuousClock.now
             let renderer = ScreenRenderer(images: PageImages(directory: self.book, book: book))
             let layout = Fit.layout(screen, of: book, in: viewport)
@@ -181,6 +191,7 @@ struct RenderScreens: AsyncParsableCommand {
             let t2 = ContinuousClock.now
             if i >= 2 {
                 times.append((t2 - t0).milliseconds)
+                cpu.append(cpuMilliseconds() - c0)
                 encodeTimes.append((t2 - t1).milliseconds)
                 let p0 = ContinuousClock.now
                 _ = try ScreenRenderer(images: PageImages(directory: self.book, book: book)).renderPages(layout) { _ in mode == "cleartext" ? .cleared : .scan }
@@ -191,7 +202,7 @@ struct RenderScreens: AsyncParsableCommand {
         times.sort()
         let median = times[times.count / 2], mean = times.reduce(0, +) / Double(times.count)
         func med(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
-        Console.out("render \(mode) \(screen.name) \(viewport.pixelWidth)×\(viewport.pixelHeight): median \(Self.format(median)) ms, mean \(Self.format(mean)) ms over \(n) runs, PNG \(bytes) bytes; of which PNG encoding \(Self.format(med(encodeTimes))) ms; pages decoded, resampled and composed \(Self.format(med(pagesTimes))) ms")
+        Console.out("render \(mode) \(screen.name) \(viewport.pixelWidth)×\(viewport.pixelHeight): median \(Self.format(median)) ms, mean \(Self.format(mean)) ms over \(n) runs (CPU time \(Self.format(med(cpu))) ms per run, both cores), PNG \(bytes) bytes; of which PNG encoding \(Self.format(med(encodeTimes))) ms; pages decoded, resampled and composed \(Self.format(med(pagesTimes))) ms")
     }
 
     static func format(_ v: Double) -> String {
