@@ -14,6 +14,7 @@ public enum RenderError: Error, CustomStringConvertible {
     case noSuchBox(String)
     case typesetting(boxID: String, reason: String)
     case write(path: String, reason: String)
+    case lastScreen(page: Int)
 
     public var description: String {
         switch self {
@@ -22,6 +23,7 @@ public enum RenderError: Error, CustomStringConvertible {
         case .noSuchBox(let id): return "no text box with id '\(id)' on the rendered pages"
         case .typesetting(let id, let r): return "text box \(id): \(r)"
         case .write(let p, let r): return "\(p): cannot write: \(r)"
+        case .lastScreen(let n): return "page \(n) is on the last screen: there is no next screen to turn to"
         }
     }
 }

@@ -98,7 +98,7 @@ struct TransitionFrames: AsyncParsableCommand {
         default:
             let screens = composer.screens(for: book, orientation: o)
             let i = SpreadComposer.screenIndex(of: page, in: screens) ?? 0
-            guard i + 1 < screens.count else { throw RenderError.noSuchPage(page + 1, count: book.pages.count) }
+            guard i + 1 < screens.count else { throw RenderError.lastScreen(page: page) }
             sampled = Transition.turn(
                 from: Fit.layout(screens[i], of: book, in: vp), to: Fit.layout(screens[i + 1], of: book, in: vp),
                 rightToLeft: book.readingDirection == .rightToLeft, times: times)
