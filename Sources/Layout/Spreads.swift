@@ -29,10 +29,10 @@ public struct Screen: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// A file-name stem: "p001" or "p002-003" (reading order).
     public var name: String {
-        pages.map { n in
+        "p" + pages.map { n in
             let s = String(n)
-            return "p" + String(repeating: "0", count: max(0, 3 - s.count)) + s
-        }.joined(separator: "-").replacingOccurrences(of: "-p", with: "-")
+            return String(repeating: "0", count: max(0, 3 - s.count)) + s
+        }.joined(separator: "-")
     }
 
     public var description: String { "\(kind.rawValue) \(pages)" }
