@@ -74,10 +74,6 @@ struct RenderScreens: AsyncParsableCommand {
         guard Self.modes.contains(mode) else { throw ValidationError("--mode must be one of \(Self.modes.joined(separator: ", ")), got '\(mode)'") }
         if let pages { guard PageRange.parse(pages) != nil else { throw ValidationError("--pages must be N or A-B, got '\(pages)'") } }
         if popout != nil && mode != "popout" { throw ValidationError("--popout needs --mode popout") }
-        guard !screens.isEmpty else {
-            Console.warning("no screens to render (the book has \(book.pages.count) pages)")
-            return
-        }
         if let bench { guard bench > 0 else { throw ValidationError("--bench needs a positive count") } }
     }
 
@@ -121,6 +117,10 @@ struct RenderScreens: AsyncParsableCommand {
             guard !screens.isEmpty else { throw RenderError.noSuchBox(popout) }
         }
 
+        guard !screens.isEmpty else {
+            Console.warning("no screens to render (the book has \(book.pages.count) pages)")
+            return
+        }
         if let bench {
             try runBenchmark(bench, screen: screens[0], book: book, viewport: viewport, language: language, png: png)
             return
