@@ -45,6 +45,12 @@ struct TransitionFrames: AsyncParsableCommand {
     @Flag(help: "Play the popout backwards (shrink).")
     var reverse = false
 
+    @Flag(help: "Also write the frames as one animated PNG, DIR/animation.png.")
+    var apng = false
+
+    @Option(help: "Frames per second of the animated PNG.")
+    var fps: Double = 30
+
     @Option(help: "Output folder (created if missing).", completion: .directory)
     var out: String
 
@@ -54,6 +60,7 @@ struct TransitionFrames: AsyncParsableCommand {
         guard DeviceProfile.parse(device) != nil else { throw ValidationError("--device must be iphone-2008, phone, tablet, desktop or WxH@scale, got '\(device)'") }
         guard ScreenOrientation(rawValue: orientation) != nil else { throw ValidationError("--orientation must be portrait or landscape, got '\(orientation)'") }
         guard page >= 1 else { throw ValidationError("--page must be 1 or more, got \(page)") }
+        guard fps > 0, fps <= 120 else { throw ValidationError("--fps must be in (0, 120], got \(fps)") }
     }
 
     func run() async throws {
@@ -125,11 +132,21 @@ struct TransitionFrames: AsyncParsableCommand {
         }
         let renderer = ScreenRenderer(images: images)
         try FileIO.createDirectory(out)
+        // Every frame the same colour type, so they can also be joined into an animated PNG.
+        let options = PNGEncodeOptions(compressionLevel: 1, filter: .up, reduceChannels: false)
+        var encoded: [[UInt8]] = []
         for (k, f) in sampled.enumerated() {
             let image = renderer.renderFrame(f, previews: previews)
             let name = "frame-" + String(repeating: "0", count: max(0, 3 - String(k).count)) + String(k) + ".png"
-            try PNGEncoder.write(image, to: out + "/" + name, options: .fast)
+            let bytes = try PNGEncoder.encode(image, options: options, name: name)
+            try AtomicFile.write(bytes, to: out + "/" + name)
+            if apng { encoded.append(bytes) }
         }
         Console.out("\(out): \(sampled.count) frames of \(kind), \(vp.pixelWidth)×\(vp.pixelHeight)")
+        if apng {
+            let path = out + "/animation.png"
+            try AtomicFile.write(try APNG.assemble(frames: encoded, delayMilliseconds: Int((1000 / fps).rounded())), to: path)
+            Console.out("\(path): animated PNG, \(encoded.count) frames at \(Int(fps)) fps")
+        }
     }
 }
