@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "Typesetting", targets: ["Typesetting"]),
         .library(name: "BookModel", targets: ["BookModel"]),
         .library(name: "Generator", targets: ["Generator"]),
+        .library(name: "Layout", targets: ["Layout"]),
+        .library(name: "Render", targets: ["Render"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,10 +67,16 @@ let package = Package(
             name: "Generator",
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
+        // Pure screen geometry: spreads, fits, popouts, ClearText blocks, transitions (no pixels).
+        .target(name: "Layout", dependencies: ["Geometry", "BookModel", "Typesetting"], swiftSettings: swiftSettings),
+        // Screens and transition frames as images.
+        .target(
+            name: "Render", dependencies: ["Layout", "Raster", "Codecs", "Typesetting", "BookModel", "Geometry", "FileIO"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "Layout", "Render",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -85,6 +93,10 @@ let package = Package(
         .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutTests", dependencies: ["Layout", "BookModel", "Geometry"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RenderTests", dependencies: ["Render", "Layout", "BookModel", "Raster", "Codecs"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
