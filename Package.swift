@@ -13,6 +13,7 @@
 //   Typesetting    fonts, shaping, bidi, line breaking, text layout and drawing
 //   BookModel      book.json: load, validate, save keeping unknown fields
 //   Generator      deterministic scanned-looking sample pages with ground truth
+//   Thumbnails     batch page thumbnails, overview grids and library grids (`picturebook thumbs`)
 //   picturebook    the command-line tool
 import PackageDescription
 
@@ -37,6 +38,7 @@ let package = Package(
         .library(name: "Typesetting", targets: ["Typesetting"]),
         .library(name: "BookModel", targets: ["BookModel"]),
         .library(name: "Generator", targets: ["Generator"]),
+        .library(name: "Thumbnails", targets: ["Thumbnails"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,10 +67,14 @@ let package = Package(
             name: "Generator",
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
+        .target(
+            name: "Thumbnails",
+            dependencies: ["Raster", "Codecs", "BookModel", "FileIO", "Geometry", "Typesetting"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "Thumbnails",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -85,6 +91,9 @@ let package = Package(
         .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ThumbnailsTests", dependencies: ["Thumbnails", "BookModel", "Codecs", "Raster", "FileIO", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
