@@ -93,7 +93,7 @@ let package = Package(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ThumbnailsTests", dependencies: ["Thumbnails", "BookModel", "Codecs", "Raster", "FileIO", "TestSupport"],
+            name: "ThumbnailsTests", dependencies: ["Thumbnails", "BookModel", "Codecs", "Raster", "FileIO", "TestSupport", "picturebook"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
