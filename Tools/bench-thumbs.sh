@@ -2,12 +2,13 @@
 # Benchmark: `picturebook thumbs` against vipsthumbnail + vips arrayjoin and ImageMagick montage,
 # on the same corpus of 1600×2000 JPEG scans, producing the same per-book overview grids.
 #
-#   Tools/bench-thumbs.sh            # 8 books × 12 pages, 3 runs each, medians
+#   Tools/bench-thumbs.sh            # 8 books × 12 pages, 5 runs each, medians
 #   BOOKS=16 PAGES=24 RUNS=5 Tools/bench-thumbs.sh
 #
 # The corpus is generated once (release `picturebook generate`) and cached in .build/thumbs-corpus.
 # Wall time is the median of RUNS fresh runs (empty output folder each time, so nothing is skipped);
-# peak RSS is the largest resident set of any process of the run (`/usr/bin/time -v`).
+# peak RSS is the largest resident set of any process of any run (`/usr/bin/time -v`). The
+# machine's load is printed: on a shared machine the ratios move, the medians less so.
 #
 # What each tool does (one process over all pages where the tool allows it):
 #   picturebook  thumbs DIR --out OUT: 1x (160×200) and 2x JPEG thumbnails of every page, one
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 BOOKS=${BOOKS:-8}
 PAGES=${PAGES:-12}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 BOX=160x200
 BOX2=320x400
 COLS=8
@@ -61,7 +62,7 @@ vips_grids() {
     for b in $books; do
         name=$(basename "$b")
         echo "files=\$(ls \"\$1\"/$name-*.jpg | grep -v '@2x' | tr '\n' ' ')"
-        echo "vips arrayjoin \"\$files\" \"\$1/$name-grid.png\" --across $COLS --shim 16 --background '244 241 234' --halign centre --valign centre"
+        echo "vips arrayjoin \"\$files\" \"\$1/$name-grid.png[compression=1]\" --across $COLS --shim 16 --background '244 241 234' --halign centre --valign centre"
     done
 }
 # vipsthumbnail cannot prefix outputs with the folder; give every page a unique name with links.
@@ -86,43 +87,40 @@ done
     echo "set -e"
     for b in $books; do
         name=$(basename "$b")
-        echo "montage -define jpeg:size=$BOX2 \"$b\"/page-*.jpg -thumbnail $BOX -geometry +8+8 -tile ${COLS}x -background '#f4f1ea' \"\$1/$name-grid.png\""
+        echo "montage -define jpeg:size=$BOX2 \"$b\"/page-*.jpg -thumbnail $BOX -geometry +8+8 -tile ${COLS}x -background '#f4f1ea' -quality 12 \"\$1/$name-grid.png\""
     done
 } > "$WORK/montage.sh"
 
-# run NAME → prints "seconds rss_kib" (median wall time, max peak RSS over the runs)
-run() {
-    local name=$1 times=() rss=0
-    for r in $(seq 1 "$RUNS"); do
-        local out="$WORK/out-$name-$r"
+# Runs are interleaved (picturebook, vips, vips1x, montage, picturebook, …) so a change in the
+# machine's load during the benchmark hits every tool alike. Median wall time, max peak RSS.
+TOOLS="picturebook vips vips1x montage"
+echo "running each tool $RUNS times, interleaved…" >&2
+for r in $(seq 1 "$RUNS"); do
+    for name in $TOOLS; do
+        out="$WORK/out-$name-$r"
         rm -rf "$out" && mkdir -p "$out"
-        local t0 t1
         t0=$(date +%s.%N)
         /usr/bin/time -v -o "$WORK/time-$name-$r" bash "$WORK/$name.sh" "$out"
         t1=$(date +%s.%N)
-        times+=("$(echo "$t1 - $t0" | bc -l)")
-        local k
-        k=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$WORK/time-$name-$r")
-        [ "$k" -gt "$rss" ] && rss=$k
+        echo "$t1 - $t0" | bc -l >> "$WORK/wall-$name"
+        awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$WORK/time-$name-$r" >> "$WORK/rss-$name"
+        [ "$r" -eq 1 ] || rm -rf "$out"
     done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    echo "$median $rss"
-}
+done
+median() { sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+maximum() { sort -n "$1" | tail -1; }
 
-# Check once that every tool produced its grids, so a broken command cannot look fast.
-check() {
-    local name=$1 out="$WORK/out-$1-1" n
-    n=$(find "$out" -name '*.png' | wc -l)
+# Check that every tool produced its grids, so a broken command cannot look fast.
+for name in $TOOLS; do
+    n=$(find "$WORK/out-$name-1" -name '*.png' | wc -l)
     [ "$n" -ge "$BOOKS" ] || { echo "bench-thumbs: $name wrote $n grids, expected $BOOKS" >&2; exit 1; }
-}
-
-echo "running each tool $RUNS times…" >&2
-read -r pb_t pb_rss < <(run picturebook); check picturebook
-read -r vips_t vips_rss < <(run vips); check vips
-read -r v1_t v1_rss < <(run vips1x); check vips1x
-read -r mo_t mo_rss < <(run montage); check montage
+done
+pb_t=$(median "$WORK/wall-picturebook"); pb_rss=$(maximum "$WORK/rss-picturebook")
+vips_t=$(median "$WORK/wall-vips"); vips_rss=$(maximum "$WORK/rss-vips")
+v1_t=$(median "$WORK/wall-vips1x"); v1_rss=$(maximum "$WORK/rss-vips1x")
+mo_t=$(median "$WORK/wall-montage"); mo_rss=$(maximum "$WORK/rss-montage")
 thumbs=$(find "$WORK/out-picturebook-1" -name 'p*.jpg' | wc -l)
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
 echo "picturebook wrote $thumbs page thumbnails and $(find "$WORK/out-picturebook-1" -name '*.png' | wc -l) grids" >&2
 
 printf '\n%-34s %9s %9s %12s %8s\n' "tool ($npages pages, 1600x2000 JPEG)" "seconds" "pages/s" "peak RSS" "ratio"

@@ -65,6 +65,9 @@ struct Thumbs: ParsableCommand {
     @Option(name: .long, help: "JPEG quality of the page thumbnails.")
     var quality: Int = 85
 
+    @Option(name: .long, help: "zlib level of the grid PNGs, 0...9 (1: fast, larger files).")
+    var pngLevel: Int = 1
+
     @Option(name: .long, help: "Process only shard K of N (K/N, 1-based): round-robin over the sorted book list.")
     var shard: String?
 
@@ -74,7 +77,7 @@ struct Thumbs: ParsableCommand {
     @Flag(name: .long, help: "Redo every book even when its outputs are up to date.")
     var force = false
 
-    @Option(name: .long, help: "Pages decoded at once (default: one per core).")
+    @Option(name: .long, help: "Pages in flight at once (default: two per core, so disk waits overlap decoding).")
     var jobs: Int = 0
 
     @Flag(name: .long, help: "JSON Lines on stdout: one object per book, then a summary.")
@@ -90,7 +93,7 @@ struct Thumbs: ParsableCommand {
         let p = ThumbnailParameters(
             boxWidth: w, boxHeight: h, columns: columns, gutter: gutter, background: bg, labelColor: ink,
             labelSize: labelSize, overviewRowsPerSheet: rowsPerSheet, libraryColumns: libraryColumns,
-            libraryPerSheet: libraryPerSheet, jpegQuality: quality)
+            libraryPerSheet: libraryPerSheet, jpegQuality: quality, pngCompression: pngLevel)
         if let problem = p.problems.first { throw ValidationError(problem) }
         return p
     }
