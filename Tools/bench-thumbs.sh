@@ -102,11 +102,12 @@ for r in $(seq 1 "$RUNS"); do
         t0=$(date +%s.%N)
         /usr/bin/time -v -o "$WORK/time-$name-$r" bash "$WORK/$name.sh" "$out"
         t1=$(date +%s.%N)
-        echo "$t1 - $t0" | bc -l >> "$WORK/wall-$name"
+        awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >> "$WORK/wall-$name"
         awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$WORK/time-$name-$r" >> "$WORK/rss-$name"
         [ "$r" -eq 1 ] || rm -rf "$out"
     done
 done
+calc() { awk "BEGIN { print $1 }"; }
 median() { sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 maximum() { sort -n "$1" | tail -1; }
 
@@ -125,7 +126,7 @@ echo "picturebook wrote $thumbs page thumbnails and $(find "$WORK/out-pictureboo
 
 printf '\n%-34s %9s %9s %12s %8s\n' "tool ($npages pages, 1600x2000 JPEG)" "seconds" "pages/s" "peak RSS" "ratio"
 row() {
-    printf '%-34s %9.3f %9.1f %8.1f MiB %7.2fx\n' "$1" "$2" "$(echo "$npages / $2" | bc -l)" "$(echo "$3 / 1024" | bc -l)" "$(echo "$2 / $pb_t" | bc -l)"
+    printf '%-34s %9.3f %9.1f %8.1f MiB %7.2fx\n' "$1" "$2" "$(calc "$npages / $2")" "$(calc "$3 / 1024")" "$(calc "$2 / $pb_t")"
 }
 row "picturebook thumbs (1x+2x+grids)" "$pb_t" "$pb_rss"
 row "vipsthumbnail 1x+2x + arrayjoin" "$vips_t" "$vips_rss"
@@ -133,4 +134,4 @@ row "vipsthumbnail 1x + arrayjoin" "$v1_t" "$v1_rss"
 row "montage (grid only)" "$mo_t" "$mo_rss"
 echo
 printf 'picturebook is %.2fx faster than vips (same outputs), %.2fx faster than vips doing 1x only, %.2fx faster than montage; peak RSS %.1f MiB (target: >= 3x vips, <= 100 MiB)\n' \
-    "$(echo "$vips_t / $pb_t" | bc -l)" "$(echo "$v1_t / $pb_t" | bc -l)" "$(echo "$mo_t / $pb_t" | bc -l)" "$(echo "$pb_rss / 1024" | bc -l)"
+    "$(calc "$vips_t / $pb_t")" "$(calc "$v1_t / $pb_t")" "$(calc "$mo_t / $pb_t")" "$(calc "$pb_rss / 1024")"

@@ -12,6 +12,8 @@ final class OpenBook: @unchecked Sendable {
     let layout: OverviewLayout
     let manifestHash: String
     let started: ContinuousClock.Instant
+    /// What the last run wrote here, so files this run no longer makes can be removed.
+    let previousOutputs: [String]
     /// Next page to hand out; guarded by the scheduler's lock, not this object's.
     var nextPage = 0
 
@@ -25,7 +27,10 @@ final class OpenBook: @unchecked Sendable {
     /// writes the record.
     private var work: Int
 
-    init(source: BookSource, book: Book, title: String, outDir: String, layout: OverviewLayout, manifestHash: String, started: ContinuousClock.Instant) {
+    init(source: BookSource, book: Book, title: String, outDir: String, layout: OverviewLayout, manifestHash: String, started: ContinuousClock.Instant,
+        previousOutputs: [String]
+    ) {
+        self.previousOutputs = previousOutputs
         self.source = source
         self.book = book
         self.title = title

@@ -51,6 +51,9 @@ struct BookRecord: Codable, Sendable, Equatable {
     var overview: [String]
     var failures: [ThumbnailFailure]
 
+    /// Every file the record vouches for, relative to the book's output folder.
+    var outputs: [String] { pages.flatMap { [$0.thumb, $0.thumb2x] } + overview }
+
     /// The cover thumbnail the library grid shows: the first page's.
     var cover: String? { pages.first?.thumb }
 

@@ -11,6 +11,9 @@ import Codecs
 import FileIO
 import Foundation
 import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Something that happened during a run, delivered (from any thread) as it happens.
 public enum ThumbnailEvent: Sendable {
@@ -183,7 +186,8 @@ public struct ThumbnailRunner: Sendable {
         }
         guard !book.pages.isEmpty else { return failed(manifest, "the book has no pages") }
         let outDir = join(outputDirectory, source.key)
-        if !force, let record = BookRecord.load(join(outDir, BookRecord.fileName)),
+        let previous = BookRecord.load(join(outDir, BookRecord.fileName))
+        if !force, let record = previous,
             isUpToDate(record, book: book, manifestHash: manifestHash, source: source, outDir: outDir)
         {
             return .finished(BookReport(
@@ -194,7 +198,8 @@ public struct ThumbnailRunner: Sendable {
         let title = book.title.text(for: book.languages.first ?? "") ?? source.key
         return .open(OpenBook(
             source: source, book: book, title: title, outDir: outDir,
-            layout: OverviewLayout(book: book, parameters: parameters), manifestHash: manifestHash, started: start))
+            layout: OverviewLayout(book: book, parameters: parameters), manifestHash: manifestHash, started: start,
+            previousOutputs: previous?.outputs ?? []))
     }
 
     /// True when the record was made with these parameters from this manifest and these scans
@@ -214,8 +219,7 @@ public struct ThumbnailRunner: Sendable {
             guard let bytes = try? FileIO.read(path), FastHash.hex(FastHash.hash(bytes)) == entry.hash else { return false }
             refreshed.pages[i].modified = stamp.modified
         }
-        let outputs = record.pages.flatMap { [$0.thumb, $0.thumb2x] } + record.overview
-        guard outputs.allSatisfy({ FileIO.exists(join(outDir, $0)) }) else { return false }
+        guard record.outputs.allSatisfy({ FileIO.exists(join(outDir, $0)) }) else { return false }
         // Touched but unchanged: remember the new times so the next run takes the fast path.
         if refreshed != record { try? refreshed.save(join(outDir, BookRecord.fileName)) }
         return true
@@ -304,6 +308,8 @@ public struct ThumbnailRunner: Sendable {
         do { try record.save(recordPath) } catch {
             failures.append(ThumbnailFailure(book: b.source.key, file: recordPath, message: "\(error)"))
         }
+        // A book that lost pages or overview sheets must not keep showing the old ones.
+        for stale in Set(b.previousOutputs).subtracting(record.outputs) { unlink(join(b.outDir, stale)) }
         entries.removeAll()
         scheduler.close(BookReport(
             key: b.source.key, source: b.source.directory, status: failures.isEmpty ? .done : .failed,
@@ -362,7 +368,8 @@ public struct ThumbnailRunner: Sendable {
         let sheetNames = (0..<sheetCount).map(LibraryLayout.sheetName)
         let record = LibraryRecord(parameters: parameters.fingerprint, books: entries, sheets: sheetNames)
         let recordPath = join(outputDirectory, LibraryRecord.fileName)
-        if !force, Records.decode(LibraryRecord.self, at: recordPath) == record,
+        let previous = Records.decode(LibraryRecord.self, at: recordPath)
+        if !force, previous == record,
             sheetNames.allSatisfy({ FileIO.exists(join(outputDirectory, $0)) })
         {
             return LibraryReport(sheets: sheetNames, books: entries.count, upToDate: true, missing: missing)
@@ -395,6 +402,7 @@ public struct ThumbnailRunner: Sendable {
         do { try AtomicFile.write(Records.encode(record), to: recordPath) } catch {
             throw .output(path: recordPath, reason: "\(error)")
         }
+        for stale in Set(previous?.sheets ?? []).subtracting(sheetNames) { unlink(join(outputDirectory, stale)) }
         return LibraryReport(sheets: sheetNames, books: entries.count, upToDate: false, missing: missing)
     }
 }

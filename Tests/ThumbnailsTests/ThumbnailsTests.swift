@@ -106,6 +106,23 @@ func smallParameters() -> ThumbnailParameters {
     }
 }
 
+@Suite struct StaleOutputs {
+    @Test func aBookThatLostPagesLosesTheirThumbnails() throws {
+        let root = makeTemporaryDirectory("thumbs-stale")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try makeBook(in: root, name: "b", pages: 5)
+        let runner = ThumbnailRunner(parameters: smallParameters(), outputDirectory: root + "/out")
+        _ = try runner.run(try BookDiscovery.books(in: [root + "/b"]))
+        #expect(FileIO.exists(root + "/out/b/p005@2x.jpg"))
+        try FileManager.default.removeItem(atPath: root + "/b")
+        try makeBook(in: root, name: "b", pages: 3)
+        let again = try runner.run(try BookDiscovery.books(in: [root + "/b"]))
+        #expect(again.done == 1)
+        #expect(FileIO.exists(root + "/out/b/p003.jpg"))
+        #expect(!FileIO.exists(root + "/out/b/p004.jpg") && !FileIO.exists(root + "/out/b/p005@2x.jpg"))
+    }
+}
+
 // MARK: - Sharding
 
 @Suite struct Sharding {
