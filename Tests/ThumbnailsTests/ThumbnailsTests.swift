@@ -345,3 +345,14 @@ func smallParameters() -> ThumbnailParameters {
     #expect(FastHash.hash(Array(base.prefix(999))) != h)
     #expect(FastHash.hex(h).count == 16)
 }
+
+@Test func halvingMatchesTheAreaResampler() throws {
+    var rng = SplitMix64(seed: 3)
+    let image = Bitmap<RGBA8>(width: 64, height: 48) { d in
+        for i in d.indices { d[i] = RGBA8(r: rng.byte(), g: rng.byte(), b: rng.byte()) }
+    }
+    let fast = try #require(PageThumbnailer.halved(image, to: 32, 24))
+    let reference = image.resized(width: 32, height: 24, filter: .area)
+    #expect(ImageComparison.difference(fast, reference).maxError <= 1)
+    #expect(PageThumbnailer.halved(image, to: 31, 24) == nil)
+}
