@@ -112,7 +112,9 @@ extension BookDirectory {
     /// The folder's own name, looked up for "." and ".." so they name something.
     static func lastComponentForThumbnails(_ path: String) -> String {
         var p = path
-        if let resolved = realpath(path, nil) {
+        // Resolve only when the name says nothing: a symlinked book keeps the link's name.
+        let last = path.split(separator: "/").last.map(String.init) ?? ""
+        if last == "." || last == "..", let resolved = realpath(path, nil) {
             p = String(cString: resolved)
             free(resolved)
         }
