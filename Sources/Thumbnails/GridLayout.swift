@@ -118,7 +118,11 @@ struct OverviewLayout: Sendable {
         }
         if tilesOnSheet > 0 { closeSheet() }
         self.sheets = sheets
-        self.placements = placements.map { $0! }  // Pairing covers every page exactly once.
+        let placed = placements.compactMap { $0 }
+        precondition(
+            placed.count == book.pages.count,
+            "pairing placed \(placed.count) of \(book.pages.count) pages: \(Pairing.pageGroups(for: book).map(\.pages))")
+        self.placements = placed
     }
 
     /// overview.png, overview-2.png, …

@@ -356,3 +356,24 @@ func smallParameters() -> ThumbnailParameters {
     #expect(ImageComparison.difference(fast, reference).maxError <= 1)
     #expect(PageThumbnailer.halved(image, to: 31, 24) == nil)
 }
+
+@Test(arguments: ["jpg", "png"])
+func thumbnailsFitTheBoxAtBothScales(format: String) throws {
+    let root = makeTemporaryDirectory("thumbs-sizes")
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try FileIO.createDirectory(root + "/b")
+    // 1000×600: landscape, so width limits; a wide scan in a book of one page is just a page.
+    let scan = Bitmap<RGBA8>(width: 1000, height: 600, fill: pageColor(4))
+    let name = "scan." + format
+    if format == "png" { try PNGEncoder.write(scan, to: root + "/b/" + name) } else { try JPEGEncoder.write(scan, to: root + "/b/" + name) }
+    try Book(title: "b", languages: ["en"], pages: [Page(image: name, width: 1000, height: 600)]).save(directory: root + "/b")
+    let p = ThumbnailParameters(boxWidth: 100, boxHeight: 120)
+    let summary = try ThumbnailRunner(parameters: p, outputDirectory: root + "/out").run(try BookDiscovery.books(in: [root + "/b"]))
+    #expect(summary.failures.isEmpty)
+    let x1 = try ImageDecoder.decode(file: root + "/out/b/p001.jpg")
+    let x2 = try ImageDecoder.decode(file: root + "/out/b/p001@2x.jpg")
+    #expect(x1.width == 100 && x1.height == 60)
+    #expect(x2.width == 200 && x2.height == 120)
+    let c = x2[100, 60], want = pageColor(4)
+    #expect(abs(Int(c.r) - Int(want.r)) < 10 && abs(Int(c.g) - Int(want.g)) < 10 && abs(Int(c.b) - Int(want.b)) < 10)
+}
