@@ -25,6 +25,8 @@ bench:
 	@Tools/setup.sh --bench
 	@Tools/bench-codecs.py
 	@Tools/bench-typeset.sh
+	@Tools/bench-render.sh
+	@Tools/bench-thumbs.sh
 
 clean:
 	rm -rf .build

@@ -13,6 +13,7 @@
 //   Typesetting    fonts, shaping, bidi, line breaking, text layout and drawing
 //   BookModel      book.json: load, validate, save keeping unknown fields
 //   Generator      deterministic scanned-looking sample pages with ground truth
+//   Thumbnails     batch page thumbnails, overview grids and library grids (`picturebook thumbs`)
 //   picturebook    the command-line tool
 import PackageDescription
 
@@ -39,6 +40,7 @@ let package = Package(
         .library(name: "Generator", targets: ["Generator"]),
         .library(name: "Layout", targets: ["Layout"]),
         .library(name: "Render", targets: ["Render"]),
+        .library(name: "Thumbnails", targets: ["Thumbnails"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -73,10 +75,15 @@ let package = Package(
         .target(
             name: "Render", dependencies: ["Layout", "Raster", "Codecs", "Typesetting", "BookModel", "Geometry", "FileIO"],
             swiftSettings: swiftSettings),
+        // Batch page thumbnails, overview grids and library grids.
+        .target(
+            name: "Thumbnails",
+            dependencies: ["Layout", "Raster", "Codecs", "BookModel", "FileIO", "Geometry", "Typesetting"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "Layout", "Render",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "Layout", "Render", "Thumbnails",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -97,6 +104,9 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "BookModel", "Geometry"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RenderTests", dependencies: ["Render", "Layout", "BookModel", "Raster", "Codecs"], exclude: ["Golden"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ThumbnailsTests", dependencies: ["Thumbnails", "BookModel", "Codecs", "Raster", "FileIO", "TestSupport", "picturebook"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
