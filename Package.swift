@@ -13,6 +13,7 @@
 //   Typesetting    fonts, shaping, bidi, line breaking, text layout and drawing
 //   BookModel      book.json: load, validate, save keeping unknown fields
 //   Generator      deterministic scanned-looking sample pages with ground truth
+//   PageAnalysis   text-block detection on scans: boxes, polarity, colours, order, ink mask
 //   picturebook    the command-line tool
 import PackageDescription
 
@@ -37,6 +38,7 @@ let package = Package(
         .library(name: "Typesetting", targets: ["Typesetting"]),
         .library(name: "BookModel", targets: ["BookModel"]),
         .library(name: "Generator", targets: ["Generator"]),
+        .library(name: "PageAnalysis", targets: ["PageAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,10 +67,11 @@ let package = Package(
             name: "Generator",
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
+        .target(name: "PageAnalysis", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -84,6 +87,9 @@ let package = Package(
         .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PageAnalysisTests", dependencies: ["PageAnalysis", "Generator", "Raster", "Geometry", "BookModel", "Codecs"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]

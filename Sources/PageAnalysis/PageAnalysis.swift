@@ -1,0 +1,114 @@
+// What page analysis finds on a scan: text blocks with their geometry, polarity, colours, role
+// and reading order, plus the text-ink mask the in-fill stage removes (so it never re-detects).
+
+public import Geometry
+public import Raster
+
+/// Which way a block's lines run.
+public enum BlockOrientation: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Lines run left to right or right to left, stacked top to bottom.
+    case horizontal
+    /// Lines run top to bottom (Mongolian, vertical CJK), stacked side by side.
+    case vertical
+}
+
+/// Whether the ink is darker or lighter than what it is printed on.
+public enum BlockPolarity: String, Sendable, Hashable, CaseIterable, Codable {
+    case darkOnLight
+    case lightOnDark
+}
+
+/// What a block is for the reader.
+public enum DetectedRole: String, Sendable, Hashable, CaseIterable, Codable {
+    case body
+    case pageNumber
+}
+
+/// One detected text block.
+public struct DetectedBlock: Sendable, Hashable {
+    /// Tight box around the block's ink, in scan pixels.
+    public var rect: PixelRect
+    public var orientation: BlockOrientation
+    public var polarity: BlockPolarity
+    /// Typical colour of the ink (mean over the ink mask inside the block).
+    public var inkColor: RGBA8
+    /// Typical colour of what the ink sits on (mean of the block's non-ink pixels).
+    public var backgroundColor: RGBA8
+    /// 0…1: how text-like the block's components are (count, alignment, stroke regularity).
+    public var confidence: Double
+    public var role: DetectedRole
+    /// Reading order on the page, 0 first.
+    public var order: Int
+
+    public init(
+        rect: PixelRect, orientation: BlockOrientation, polarity: BlockPolarity, inkColor: RGBA8,
+        backgroundColor: RGBA8, confidence: Double, role: DetectedRole, order: Int
+    ) {
+        self.rect = rect
+        self.orientation = orientation
+        self.polarity = polarity
+        self.inkColor = inkColor
+        self.backgroundColor = backgroundColor
+        self.confidence = confidence
+        self.role = role
+        self.order = order
+    }
+}
+
+/// The result of analysing one page.
+public struct PageAnalysis: Sendable {
+    /// Blocks in reading order (`blocks[i].order == i`).
+    public var blocks: [DetectedBlock]
+    /// Page-sized; 255 where a pixel is text ink (anti-aliased edge included, not dilated),
+    /// 0 elsewhere. Only pixels inside detected blocks are ever set.
+    public var inkMask: Bitmap<UInt8>
+
+    public init(blocks: [DetectedBlock], inkMask: Bitmap<UInt8>) {
+        self.blocks = blocks
+        self.inkMask = inkMask
+    }
+}
+
+/// The detector's tunable constants. Lengths are in working-resolution pixels unless named
+/// as fractions; the defaults are what the benchmark figures in Documentation/PageAnalysis.md
+/// were measured with.
+public struct AnalysisParameters: Sendable, Hashable {
+    /// Pages taller than this are reduced by an integer factor to about this height before
+    /// component analysis; boxes are refined at full resolution afterwards.
+    public var workingHeight: Int = 1000
+    /// Half-size of the square window whose mean is the local background for binarization.
+    public var windowRadius: Int = 20
+    /// A pixel is ink when it differs from the local mean by at least this many grey levels.
+    public var minimumContrast: Int = 16
+    /// Smallest character height (or width, for vertical text) considered, working pixels.
+    public var minimumCharacterSize: Int = 5
+    /// Largest character size as a fraction of the working page height.
+    public var maximumCharacterFraction: Double = 0.2
+    /// Characters in a line may be at most this many character sizes apart.
+    public var characterGap: Double = 0.9
+    /// Lines join a block when the gap between them is at most this many character sizes.
+    public var lineGap: Double = 1.35
+    /// Blocks with a confidence below this are dropped.
+    public var minimumConfidence: Double = 0.35
+
+    public init() {}
+}
+
+extension AnalysisParameters {
+    /// Sets the parameter called `name` (for tuning from the command line); false when there is
+    /// no such parameter.
+    public mutating func set(_ name: String, to value: Double) -> Bool {
+        switch name {
+        case "workingHeight": workingHeight = Int(value)
+        case "windowRadius": windowRadius = Int(value)
+        case "minimumContrast": minimumContrast = Int(value)
+        case "minimumCharacterSize": minimumCharacterSize = Int(value)
+        case "maximumCharacterFraction": maximumCharacterFraction = value
+        case "characterGap": characterGap = value
+        case "lineGap": lineGap = value
+        case "minimumConfidence": minimumConfidence = value
+        default: return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,241 @@
+// The page reduced to grey at working resolution, its two binarizations, glyph-candidate
+// components, and the full-resolution refinement of finished blocks.
+
+import Dispatch
+import Geometry
+import Raster
+
+/// A connected component that could be a glyph (or a glyph part), with what the grouping needs.
+struct Glyph {
+    var minX: Double, minY: Double, maxX: Double, maxY: Double
+    var stroke: Double
+    var gray: Double
+    var holes: Int
+    var fill: Double
+    var width: Double { maxX - minX + 1 }
+    var height: Double { maxY - minY + 1 }
+    var cx: Double { (minX + maxX) / 2 }
+    var cy: Double { (minY + maxY) / 2 }
+}
+
+final class WorkingImage: @unchecked Sendable {
+    let page: Bitmap<RGBA8>
+    let factor: Int
+    let width: Int, height: Int
+    let parameters: AnalysisParameters
+    /// Working-resolution luma.
+    var gray: [UInt8]
+    /// Per polarity: nonzero where the pixel stands out from its local mean in that direction.
+    var masks: [BlockPolarity: [UInt8]] = [:]
+    /// The masks dilated by one working pixel.
+    var nearMasks: [BlockPolarity: [UInt8]] = [:]
+
+    init(page: Bitmap<RGBA8>, factor f: Int, parameters: AnalysisParameters) {
+        self.page = page
+        factor = f
+        self.parameters = parameters
+        width = page.width / f
+        height = page.height / f
+        let w = width, h = height, pw = page.width
+        var g = [UInt8](repeating: 0, count: w * h)
+        page.pixels.withUnsafeBufferPointer { src in
+            g.withUnsafeMutableBufferPointer { dst in
+                let d = dst
+                concurrentRows(h) { rows in
+                    let n = UInt32(f * f)
+                    for y in rows {
+                        for x in 0..<w {
+                            var s: UInt32 = 0
+                            for yy in 0..<f {
+                                let base = (y * f + yy) * pw + x * f
+                                for xx in 0..<f {
+                                    let p = src[base + xx]
+                                    s += (54 * UInt32(p.r) + 183 * UInt32(p.g) + 19 * UInt32(p.b)) >> 8
+                                }
+                            }
+                            d[y * w + x] = UInt8(s / n)
+                        }
+                    }
+                }
+            }
+        }
+        gray = g
+        binarize()
+    }
+
+    /// Local-mean thresholding in both directions from one integral image. A fixed contrast
+    /// margin (not one scaled by local variance) keeps text over busy art, whose neighbourhood
+    /// variance is high; the component filters deal with the art that passes too.
+    private func binarize() {
+        let w = width, h = height
+        let r = max(4, parameters.windowRadius * height / max(1, min(height, parameters.workingHeight)))
+        var integral = [Int](repeating: 0, count: (w + 1) * (h + 1))
+        gray.withUnsafeBufferPointer { g in
+            integral.withUnsafeMutableBufferPointer { ii in
+                for y in 0..<h {
+                    var rowSum = 0
+                    for x in 0..<w {
+                        rowSum += Int(g[y * w + x])
+                        ii[(y + 1) * (w + 1) + x + 1] = ii[y * (w + 1) + x + 1] + rowSum
+                    }
+                }
+            }
+        }
+        var dark = [UInt8](repeating: 0, count: w * h)
+        var light = [UInt8](repeating: 0, count: w * h)
+        let margin = parameters.minimumContrast
+        gray.withUnsafeBufferPointer { g in
+            integral.withUnsafeBufferPointer { ii in
+                dark.withUnsafeMutableBufferPointer { dk in
+                    light.withUnsafeMutableBufferPointer { lt in
+                        let dk = dk, lt = lt
+                        concurrentRows(h) { rows in
+                            for y in rows {
+                                let y0 = max(0, y - r), y1 = min(h, y + r + 1)
+                                for x in 0..<w {
+                                    let x0 = max(0, x - r), x1 = min(w, x + r + 1)
+                                    let n = (y1 - y0) * (x1 - x0)
+                                    let s = ii[y1 * (w + 1) + x1] - ii[y0 * (w + 1) + x1] - ii[y1 * (w + 1) + x0] + ii[y0 * (w + 1) + x0]
+                                    let v = Int(g[y * w + x]) * n
+                                    if v < s - margin * n { dk[y * w + x] = 1 } else if v > s + margin * n { lt[y * w + x] = 1 }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        masks[.darkOnLight] = dark
+        masks[.lightOnDark] = light
+        nearMasks[.darkOnLight] = dilated(dark)
+        nearMasks[.lightOnDark] = dilated(light)
+    }
+
+    /// 3×3 dilation: where a full-resolution pixel may still be ink (the working mask is coarser).
+    private func dilated(_ m: [UInt8]) -> [UInt8] {
+        let w = width, h = height
+        var rows = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let r = y * w
+            for x in 0..<w where m[r + x] != 0 || (x > 0 && m[r + x - 1] != 0) || (x + 1 < w && m[r + x + 1] != 0) { rows[r + x] = 1 }
+        }
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let r = y * w
+            for x in 0..<w where rows[r + x] != 0 || (y > 0 && rows[r - w + x] != 0) || (y + 1 < h && rows[r + w + x] != 0) { out[r + x] = 1 }
+        }
+        return out
+    }
+
+    /// Components of one polarity's mask that could be glyphs.
+    func candidates(polarity: BlockPolarity) -> [Glyph] {
+        guard let m = masks[polarity] else { return [] }
+        let w = width, h = height
+        let labeling = m.withUnsafeBufferPointer { mb in
+            gray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, gray: gb, width: w, height: h) }
+        }
+        let minSize = parameters.minimumCharacterSize
+        let maxSize = Int(parameters.maximumCharacterFraction * Double(h))
+        var keep = [Int32](repeating: -1, count: labeling.components.count)
+        var kept: [Component] = []
+        for (i, c) in labeling.components.enumerated() {
+            let cw = c.width, ch = c.height
+            guard max(cw, ch) >= minSize, min(cw, ch) >= 2, cw <= maxSize * 3, ch <= maxSize * 3 else { continue }
+            guard min(cw, ch) <= maxSize else { continue }
+            guard c.area >= 10 else { continue }
+            let fill = c.fill
+            guard fill >= 0.08, fill <= 0.95 else { continue }
+            let sw = c.strokeWidth
+            // A glyph is drawn with strokes: thick relative to its size means a blob or a patch.
+            guard sw <= 0.36 * Double(max(cw, ch)) + 1, sw <= Double(maxSize) / 4 else { continue }
+            keep[i] = Int32(kept.count)
+            kept.append(c)
+        }
+        // Holes need the label image of the kept components only.
+        var labels = [Int32](repeating: 0, count: w * h)
+        for run in labeling.runs {
+            let k = keep[Int(run.component)]
+            guard k >= 0 else { continue }
+            let base = Int(run.y) * w
+            for x in Int(run.x0)...Int(run.x1) { labels[base + x] = k + 1 }
+        }
+        let holes = labels.withUnsafeBufferPointer { HoleCounter.holes(labels: $0, width: w, height: h, componentCount: kept.count) }
+        return kept.enumerated().map { i, c in
+            Glyph(minX: Double(c.minX), minY: Double(c.minY), maxX: Double(c.maxX), maxY: Double(c.maxY),
+                  stroke: c.strokeWidth, gray: c.meanGray, holes: Int(holes[i]), fill: c.fill)
+        }
+    }
+
+    /// Full-resolution box, ink mask and colours of a block; nil when no ink is found there.
+    func refine(_ b: BlockCandidate, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
+        let f = factor, W = page.width, H = page.height
+        guard let m = masks[b.polarity], let near = nearMasks[b.polarity] else { return nil }
+        let pad = 2 * f + 2
+        let x0 = max(0, Int(b.rect.minX) * f - pad), y0 = max(0, Int(b.rect.minY) * f - pad)
+        let x1 = min(W, Int(b.rect.maxX) * f + pad), y1 = min(H, Int(b.rect.maxY) * f + pad)
+        guard x1 > x0, y1 > y0 else { return nil }
+        let dark = b.polarity == .darkOnLight
+
+        // Background level: the paper side of the block's grey distribution at working res.
+        var hist = [Int](repeating: 0, count: 256)
+        let wx0 = x0 / f, wx1 = min(width, (x1 + f - 1) / f), wy0 = y0 / f, wy1 = min(height, (y1 + f - 1) / f)
+        var total = 0
+        for y in wy0..<wy1 { for x in wx0..<wx1 where m[y * width + x] == 0 { hist[Int(gray[y * width + x])] += 1; total += 1 } }
+        guard total > 0 else { return nil }
+        var acc = 0, median = 128
+        for v in 0..<256 { acc += hist[v]; if acc * 2 >= total { median = v; break } }
+        let bg = Double(median), ink = b.inkGray
+        guard abs(bg - ink) >= 8 else { return nil }
+        // Ink wherever at least ~30% of the way from paper to ink: keeps the anti-aliased edge.
+        let t = ink + 0.7 * (bg - ink)
+
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        var inkSum = (0, 0, 0, 0), bgSum = (0, 0, 0, 0)
+        let core = ink + 0.35 * (bg - ink)
+        page.pixels.withUnsafeBufferPointer { src in
+            inkMask.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in y0..<y1 {
+                    let nearRow = min(height - 1, y / f) * width
+                    for x in x0..<x1 {
+                        let p = src[y * W + x]
+                        let g = Double((54 * Int(p.r) + 183 * Int(p.g) + 19 * Int(p.b)) >> 8)
+                        let isNear = near[nearRow + min(width - 1, x / f)] != 0
+                        let isInk = (dark ? g <= t : g >= t) && isNear
+                        if isInk {
+                            dst[y * W + x] = 255
+                            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                            if dark ? g <= core : g >= core {
+                                inkSum.0 += Int(p.r); inkSum.1 += Int(p.g); inkSum.2 += Int(p.b); inkSum.3 += 1
+                            }
+                        } else if !isNear {
+                            bgSum.0 += Int(p.r); bgSum.1 += Int(p.g); bgSum.2 += Int(p.b); bgSum.3 += 1
+                        }
+                    }
+                }
+            }
+        }
+        guard maxX >= minX, maxY >= minY else { return nil }
+        func mean(_ s: (Int, Int, Int, Int), _ fallback: Double) -> RGBA8 {
+            guard s.3 > 0 else { return RGBA8(gray: UInt8(max(0, min(255, fallback)))) }
+            return RGBA8(r: UInt8(s.0 / s.3), g: UInt8(s.1 / s.3), b: UInt8(s.2 / s.3))
+        }
+        return DetectedBlock(
+            rect: PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1),
+            orientation: b.orientation, polarity: b.polarity, inkColor: mean(inkSum, ink), backgroundColor: mean(bgSum, bg),
+            confidence: b.confidence, role: .body, order: 0)
+    }
+}
+
+/// Runs `body` over disjoint row ranges of `0..<rows` on all cores.
+func concurrentRows(_ rows: Int, _ body: (Range<Int>) -> Void) {
+    let chunks = min(rows, 8)
+    guard chunks > 1 else { body(0..<rows); return }
+    // Dispatch wants a Sendable closure; `body` only writes rows of its own range and does not
+    // outlive this call.
+    withoutActuallyEscaping(body) { body in
+        nonisolated(unsafe) let body = body
+        DispatchQueue.concurrentPerform(iterations: chunks) { i in
+            body(rows * i / chunks..<rows * (i + 1) / chunks)
+        }
+    }
+}
