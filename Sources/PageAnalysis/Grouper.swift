@@ -3,6 +3,7 @@
 // chain is longer (in units of character size), which is what tells a Mongolian column from a
 // paragraph of Latin without knowing the script.
 
+import Foundation
 import Geometry
 
 struct UnionFind {
@@ -33,6 +34,7 @@ struct Grouper {
     let work: WorkingImage
     let parameters: AnalysisParameters
     let polarity: BlockPolarity
+    let level: UInt8
 
     func blocks(from g: [Glyph]) -> [BlockCandidate] {
         let n = g.count
@@ -147,63 +149,71 @@ struct Grouper {
         return false
     }
 
-    /// Text-likeness of a group of lines; nil when it does not look like text.
+    /// Text-likeness of a group of lines; nil when it does not look like text. Glyphs that do
+    /// not sit on their line (top, bottom or centre) are dropped first: over busy art a line
+    /// picks up bits of the picture, and they should not sink the whole line.
     private func score(_ lines: [Line], glyphs g: [Glyph]) -> BlockCandidate? {
-        let members = lines.flatMap(\.members)
-        let n = members.count
-        guard n >= 2 else { return nil }
         let orientation = lines[0].orientation
         let horizontal = orientation == .horizontal
-        var aligned = 0.0
+        var kept: [Line] = []
         var along: [Double] = []
-        var thin = 0
-        var withHoles = 0
+        var thin = 0, withHoles = 0, unaligned = 0
         var fillSum = 0.0
-        var bars = 0
         for l in lines {
             let m = l.members
             let lo = median(m.map { horizontal ? g[$0].minY : g[$0].minX })
             let hi = median(m.map { horizontal ? g[$0].maxY : g[$0].maxX })
             let mid = median(m.map { horizontal ? g[$0].cy : g[$0].cx })
             let tol = max(1.5, 0.2 * l.thickness)
+            var members: [Int] = []
             for i in m {
                 let c = g[i]
                 let (cLo, cHi, cMid) = horizontal ? (c.minY, c.maxY, c.cy) : (c.minX, c.maxX, c.cx)
-                if abs(cLo - lo) <= tol || abs(cHi - hi) <= tol || abs(cMid - mid) <= tol { aligned += 1 }
+                if abs(cLo - lo) <= tol || abs(cHi - hi) <= tol || abs(cMid - mid) <= tol { members.append(i) } else { unaligned += 1 }
+            }
+            guard members.count >= 2 else { continue }
+            for i in members {
+                let c = g[i]
                 along.append(horizontal ? c.width : c.height)
                 let (s, a) = horizontal ? (c.height, c.width) : (c.width, c.height)
                 if a * 3.2 < s { thin += 1 }
                 if c.holes > 0 { withHoles += 1 }
                 fillSum += c.fill
-                // A bar: no wider than about two strokes in both directions (hatching, blades).
-                if min(c.width, c.height) < 2.2 * c.stroke + 1 { bars += 1 }
             }
+            var line = l
+            line.members = members
+            line.rect = members.dropFirst().reduce(rectOf(g[members[0]])) { $0.union(rectOf(g[$1])) }
+            kept.append(line)
         }
-        let alignFrac = aligned / Double(n)
+        let n = kept.reduce(0) { $0 + $1.members.count }
+        guard n >= 2 else { return nil }
+        let alignFrac = Double(n) / Double(n + unaligned)
         let alongCV = coefficientOfVariation(along)
         let thinFrac = Double(thin) / Double(n)
         let holeFrac = Double(withHoles) / Double(n)
         let meanFill = fillSum / Double(n)
-        let barFrac = Double(bars) / Double(n)
 
+        if ProcessInfo.processInfo.environment["PB_DEBUG"] != nil {
+            let r = kept.isEmpty ? Rect.zero : kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }
+            print("block", polarity, level, orientation, r, "n", n, "lines", kept.count, "align", alignFrac, "cv", alongCV, "thin", thinFrac, "holes", holeFrac, "fill", meanFill)
+        }
         // Hard rejections: the illustration detail the generator (and real books) draw.
         if thinFrac > 0.55 { return nil }                             // grass blades, pickets, rain
-        if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return nil }   // evenly repeated bars
+        if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return nil }   // evenly repeated shapes
         if meanFill < 0.2 && holeFrac < 0.1 { return nil }            // hatching strokes
-        if alignFrac < 0.5 { return nil }
-        if barFrac > (horizontal ? 0.45 : 0.25) { return nil }
+        if alignFrac < 0.4 { return nil }
 
         let nScore = min(1, Double(n) / 10)
         let holeScore = min(1, holeFrac / 0.25)
         let varietyScore = min(1, alongCV / 0.35)
-        let lineScore = min(1, Double(lines.count) / 2)
+        let lineScore = min(1, Double(kept.count) / 2)
         var conf = 0.25 * nScore + 0.3 * alignFrac + 0.2 * holeScore + 0.15 * varietyScore + 0.1 * lineScore
         if n < 4 { conf *= 0.8 }
         guard conf >= parameters.minimumConfidence else { return nil }
-        let rect = lines.dropFirst().reduce(lines[0].rect) { $0.union($1.rect) }
-        let gray = members.reduce(0.0) { $0 + g[$1].gray } / Double(n)
+        let rect = kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }
+        let gray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(n)
         return BlockCandidate(rect: rect, orientation: orientation, polarity: polarity, confidence: min(1, conf),
-                              componentCount: n, inkGray: gray)
+                              componentCount: n, inkGray: gray, level: level, size: median(kept.map(\.thickness)))
     }
 }
 

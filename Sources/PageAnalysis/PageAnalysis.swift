@@ -79,17 +79,30 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// Half-size of the square window whose mean is the local background for binarization.
     public var windowRadius: Int = 20
     /// A pixel is ink when it differs from the local mean by at least this many grey levels.
-    public var minimumContrast: Int = 16
+    /// Each reading of the page (this contrast, `strongContrast`, deep ink) is grouped on its
+    /// own and the readings' blocks compete: a low level keeps thin type whole, a high one
+    /// keeps busy art out.
+    public var minimumContrast: Int = 64
+    /// The second reading's contrast.
+    public var strongContrast: Int = 64
+    /// A second, "deep" reading keeps only ink at most this fraction of the local mean's
+    /// distance from black (from white for light ink). Printed text is solid ink; art outlines
+    /// are thinner and come out lighter at working resolution, so this cuts glyphs loose from
+    /// the outlines they touch. Both readings' blocks compete.
+    public var deepInkRatio: Double = 0.6
     /// Smallest character height (or width, for vertical text) considered, working pixels.
     public var minimumCharacterSize: Int = 5
     /// Largest character size as a fraction of the working page height.
     public var maximumCharacterFraction: Double = 0.2
     /// Characters in a line may be at most this many character sizes apart.
     public var characterGap: Double = 0.9
+    /// Also group the mask eroded by one pixel (glyph cores grown back), which frees bold
+    /// type from outlines it touches; off by default (it costs a third more time).
+    public var erodedReading: Bool = false
     /// Lines join a block when the gap between them is at most this many character sizes.
     public var lineGap: Double = 1.35
     /// Blocks with a confidence below this are dropped.
-    public var minimumConfidence: Double = 0.35
+    public var minimumConfidence: Double = 0.62
 
     public init() {}
 }
@@ -102,6 +115,9 @@ extension AnalysisParameters {
         case "workingHeight": workingHeight = Int(value)
         case "windowRadius": windowRadius = Int(value)
         case "minimumContrast": minimumContrast = Int(value)
+        case "deepInkRatio": deepInkRatio = value
+        case "strongContrast": strongContrast = Int(value)
+        case "erodedReading": erodedReading = value != 0
         case "minimumCharacterSize": minimumCharacterSize = Int(value)
         case "maximumCharacterFraction": maximumCharacterFraction = value
         case "characterGap": characterGap = value

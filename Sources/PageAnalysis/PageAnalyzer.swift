@@ -44,12 +44,21 @@ public struct PageAnalyzer: Sendable {
         lap("work")
         var found: [BlockCandidate] = []
         for polarity in BlockPolarity.allCases {
-            let comps = work.candidates(polarity: polarity)
-            lap("cands \(comps.count)")
-            found += Grouper(work: work, parameters: p, polarity: polarity).blocks(from: comps)
-            lap("group")
+            for level in (p.strongContrast > p.minimumContrast ? [1, 2, 3] : [1, 3]) as [Int] {
+                let comps = work.candidates(polarity: polarity, level: UInt8(level))
+                lap("cands \(comps.count)")
+                found += Grouper(work: work, parameters: p, polarity: polarity, level: UInt8(level)).blocks(from: comps)
+                lap("group")
+            }
+            if p.erodedReading {
+                let comps = work.candidates(polarity: polarity, level: 1, eroded: true)
+                found += Grouper(work: work, parameters: p, polarity: polarity, level: 1).blocks(from: comps)
+                lap("eroded")
+            }
         }
         found = suppressOverlaps(found)
+        found = mergeFragments(found)
+        if ProcessInfo.processInfo.environment["PB_DEBUG"] != nil { for b in found { print("kept", b.rect, b.level, b.confidence) } }
 
         var blocks: [DetectedBlock] = []
         for b in found {
@@ -74,6 +83,39 @@ public struct PageAnalyzer: Sendable {
             if !clash { kept.append(b) }
         }
         return kept
+    }
+
+    /// Over busy art a paragraph often comes out in pieces (words touching the drawing are
+    /// lost); pieces with the same ink, type size and direction that sit where the next word or
+    /// line of one paragraph would are joined into one block.
+    private func mergeFragments(_ blocks: [BlockCandidate]) -> [BlockCandidate] {
+        var uf = UnionFind(blocks.count)
+        for i in blocks.indices {
+            for j in blocks.indices where j > i {
+                let a = blocks[i], b = blocks[j]
+                guard a.polarity == b.polarity, a.orientation == b.orientation, abs(a.inkGray - b.inkGray) <= 40,
+                      max(a.size, b.size) <= 1.6 * min(a.size, b.size) else { continue }
+                let t = max(a.size, b.size)
+                let horizontal = a.orientation == .horizontal
+                let (along, across) = horizontal
+                    ? (max(a.rect.minX, b.rect.minX) - min(a.rect.maxX, b.rect.maxX), max(a.rect.minY, b.rect.minY) - min(a.rect.maxY, b.rect.maxY))
+                    : (max(a.rect.minY, b.rect.minY) - min(a.rect.maxY, b.rect.maxY), max(a.rect.minX, b.rect.minX) - min(a.rect.maxX, b.rect.maxX))
+                // Next line (overlapping along the line) or next word (overlapping across it).
+                if (across <= parameters.lineGap * t && along < 0) || (across < -0.5 * t && along <= 2.5 * t) { uf.union(i, j) }
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for i in blocks.indices { groups[uf.find(i), default: []].append(i) }
+        return groups.keys.sorted().map { k in
+            let m = groups[k]!
+            var b = blocks[m.max { blocks[$0].strength < blocks[$1].strength }!]
+            for i in m {
+                b.rect = b.rect.union(blocks[i].rect)
+                b.confidence = max(b.confidence, blocks[i].confidence)
+            }
+            b.componentCount = m.reduce(0) { $0 + blocks[$1].componentCount }
+            return b
+        }
     }
 
     private func assignRoles(_ blocks: [DetectedBlock], pageWidth: Int, pageHeight: Int) -> [DetectedBlock] {
@@ -126,5 +168,9 @@ struct BlockCandidate {
     var componentCount: Int
     /// Mean working-resolution grey of the block's glyph components.
     var inkGray: Double
+    /// The contrast level (1-based) whose mask the block was found in.
+    var level: UInt8
+    /// Median glyph size across the lines (height for horizontal text, width for vertical).
+    var size: Double
     var strength: Double { confidence * Double(componentCount).squareRoot() * rect.area.squareRoot() }
 }

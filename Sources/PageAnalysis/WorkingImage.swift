@@ -2,6 +2,7 @@
 // components, and the full-resolution refinement of finished blocks.
 
 import Dispatch
+import Foundation
 import Geometry
 import Raster
 
@@ -26,9 +27,9 @@ final class WorkingImage: @unchecked Sendable {
     /// Working-resolution luma.
     var gray: [UInt8]
     /// Per polarity: nonzero where the pixel stands out from its local mean in that direction.
+    /// Per polarity, how many of the contrast levels each pixel passes (0 = none).
     var masks: [BlockPolarity: [UInt8]] = [:]
-    /// The masks dilated by one working pixel.
-    var nearMasks: [BlockPolarity: [UInt8]] = [:]
+    private var nearCache: [Int: [UInt8]] = [:]
 
     init(page: Bitmap<RGBA8>, factor f: Int, parameters: AnalysisParameters) {
         self.page = page
@@ -83,7 +84,9 @@ final class WorkingImage: @unchecked Sendable {
         }
         var dark = [UInt8](repeating: 0, count: w * h)
         var light = [UInt8](repeating: 0, count: w * h)
-        let margin = parameters.minimumContrast
+        let contrast = parameters.minimumContrast
+        let strong = max(contrast, parameters.strongContrast)
+        let deep = Int(parameters.deepInkRatio * 100)
         gray.withUnsafeBufferPointer { g in
             integral.withUnsafeBufferPointer { ii in
                 dark.withUnsafeMutableBufferPointer { dk in
@@ -97,7 +100,23 @@ final class WorkingImage: @unchecked Sendable {
                                     let n = (y1 - y0) * (x1 - x0)
                                     let s = ii[y1 * (w + 1) + x1] - ii[y0 * (w + 1) + x1] - ii[y1 * (w + 1) + x0] + ii[y0 * (w + 1) + x0]
                                     let v = Int(g[y * w + x]) * n
-                                    if v < s - margin * n { dk[y * w + x] = 1 } else if v > s + margin * n { lt[y * w + x] = 1 }
+                                    var d: UInt8 = 0, l: UInt8 = 0
+                                    if v < s - contrast * n {
+                                        d = 1
+                                        if v < s - strong * n {
+                                            d = 2
+                                            // Deep: far darker than the neighbourhood, not just darker.
+                                            if v * 100 <= s * deep { d = 3 }
+                                        }
+                                    } else if v > s + contrast * n {
+                                        l = 1
+                                        if v > s + strong * n {
+                                            l = 2
+                                            if (255 * n - v) * 100 <= (255 * n - s) * deep { l = 3 }
+                                        }
+                                    }
+                                    dk[y * w + x] = d
+                                    lt[y * w + x] = l
                                 }
                             }
                         }
@@ -107,17 +126,31 @@ final class WorkingImage: @unchecked Sendable {
         }
         masks[.darkOnLight] = dark
         masks[.lightOnDark] = light
-        nearMasks[.darkOnLight] = dilated(dark)
-        nearMasks[.lightOnDark] = dilated(light)
     }
 
-    /// 3×3 dilation: where a full-resolution pixel may still be ink (the working mask is coarser).
-    private func dilated(_ m: [UInt8]) -> [UInt8] {
+    /// 3×3 erosion of the pixels at or above `level`, as a 0/1 mask.
+    private func erode(_ m: [UInt8], level: UInt8) -> [UInt8] {
         let w = width, h = height
         var rows = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h {
             let r = y * w
-            for x in 0..<w where m[r + x] != 0 || (x > 0 && m[r + x - 1] != 0) || (x + 1 < w && m[r + x + 1] != 0) { rows[r + x] = 1 }
+            for x in 1..<max(1, w - 1) where m[r + x] >= level && m[r + x - 1] >= level && m[r + x + 1] >= level { rows[r + x] = 1 }
+        }
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 1..<max(1, h - 1) {
+            let r = y * w
+            for x in 0..<w where rows[r + x] != 0 && rows[r - w + x] != 0 && rows[r + w + x] != 0 { out[r + x] = 1 }
+        }
+        return out
+    }
+
+    /// 3×3 dilation: where a full-resolution pixel may still be ink (the working mask is coarser).
+    private func dilated(_ m: [UInt8], level: UInt8) -> [UInt8] {
+        let w = width, h = height
+        var rows = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let r = y * w
+            for x in 0..<w where m[r + x] >= level || (x > 0 && m[r + x - 1] >= level) || (x + 1 < w && m[r + x + 1] >= level) { rows[r + x] = 1 }
         }
         var out = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h {
@@ -128,18 +161,47 @@ final class WorkingImage: @unchecked Sendable {
     }
 
     /// Components of one polarity's mask that could be glyphs.
-    func candidates(polarity: BlockPolarity) -> [Glyph] {
+    ///
+    /// With `eroded`, components are seeded from the mask eroded by one working pixel and then
+    /// grown back by one pixel inside the mask: glyphs keep their shape but come loose from the
+    /// thinner art outlines they touch when text is printed over a drawing.
+    func candidates(polarity: BlockPolarity, level: UInt8, eroded: Bool = false) -> [Glyph] {
         guard let m = masks[polarity] else { return [] }
         let w = width, h = height
-        let labeling = m.withUnsafeBufferPointer { mb in
-            gray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, gray: gb, width: w, height: h) }
+        let seeds = eroded ? erode(m, level: level) : m
+        let seedLevel: UInt8 = eroded ? 1 : level
+        let labeling = seeds.withUnsafeBufferPointer { mb in
+            gray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: seedLevel, gray: gb, width: w, height: h) }
         }
+        var labels = [Int32](repeating: 0, count: w * h)
+        for run in labeling.runs {
+            let base = Int(run.y) * w
+            for x in Int(run.x0)...Int(run.x1) { labels[base + x] = run.component + 1 }
+        }
+        if eroded {
+            let cores = labels
+            for y in 0..<h {
+                for x in 0..<w where m[y * w + x] >= level && cores[y * w + x] == 0 {
+                    search: for yy in max(0, y - 1)...min(h - 1, y + 1) {
+                        for xx in max(0, x - 1)...min(w - 1, x + 1) where cores[yy * w + xx] != 0 {
+                            labels[y * w + x] = cores[yy * w + xx]
+                            break search
+                        }
+                    }
+                }
+            }
+        }
+        let comps = componentStats(labels: labels, count: labeling.components.count)
+
         let minSize = parameters.minimumCharacterSize
         let maxSize = Int(parameters.maximumCharacterFraction * Double(h))
-        var keep = [Int32](repeating: -1, count: labeling.components.count)
+        var keep = [Int32](repeating: 0, count: comps.count + 1)
         var kept: [Component] = []
-        for (i, c) in labeling.components.enumerated() {
+        let dbg = ProcessInfo.processInfo.environment["PB_DEBUG"] != nil
+        for (i, c) in comps.enumerated() where c.area > 0 {
             let cw = c.width, ch = c.height
+            if dbg, let r = ProcessInfo.processInfo.environment["PB_REGION"]?.split(separator: ",").compactMap({ Int32($0) }), r.count == 4,
+               c.minX >= r[0], c.minY >= r[1], c.maxX <= r[2], c.maxY <= r[3] { print("comp", c.minX, c.minY, cw, ch, c.area, c.strokeWidth, c.fill, eroded, level) }
             guard max(cw, ch) >= minSize, min(cw, ch) >= 2, cw <= maxSize * 3, ch <= maxSize * 3 else { continue }
             guard min(cw, ch) <= maxSize else { continue }
             guard c.area >= 10 else { continue }
@@ -148,16 +210,19 @@ final class WorkingImage: @unchecked Sendable {
             let sw = c.strokeWidth
             // A glyph is drawn with strokes: thick relative to its size means a blob or a patch.
             guard sw <= 0.36 * Double(max(cw, ch)) + 1, sw <= Double(maxSize) / 4 else { continue }
-            keep[i] = Int32(kept.count)
+            // Bars — no wider than about two strokes either way — are left out of the grouping:
+            // they are grass blades, hatching, pickets and rays far more often than they are an
+            // l or an i, and a glyph left out still lies inside its block's box.
+            guard Double(min(cw, ch)) >= 2.2 * sw + 1 else { continue }
             kept.append(c)
+            keep[i + 1] = Int32(kept.count)
         }
         // Holes need the label image of the kept components only.
-        var labels = [Int32](repeating: 0, count: w * h)
-        for run in labeling.runs {
-            let k = keep[Int(run.component)]
-            guard k >= 0 else { continue }
-            let base = Int(run.y) * w
-            for x in Int(run.x0)...Int(run.x1) { labels[base + x] = k + 1 }
+        for i in labels.indices where labels[i] != 0 { labels[i] = keep[Int(labels[i])] }
+        if let dir = ProcessInfo.processInfo.environment["PB_DEBUG"] {
+            var pgm = Array("P5 \(w) \(h) 255\n".utf8)
+            for i in 0..<(w * h) { pgm.append(labels[i] != 0 ? 255 : (m[i] >= level ? 100 : 0)) }
+            FileManager.default.createFile(atPath: dir + "/\(polarity.rawValue)-\(level)\(eroded ? "e" : "").pgm", contents: Data(pgm))
         }
         let holes = labels.withUnsafeBufferPointer { HoleCounter.holes(labels: $0, width: w, height: h, componentCount: kept.count) }
         return kept.enumerated().map { i, c in
@@ -166,10 +231,46 @@ final class WorkingImage: @unchecked Sendable {
         }
     }
 
+    /// Box, area, boundary and grey sum of every label (1...count) in a label image.
+    private func componentStats(labels: [Int32], count: Int) -> [Component] {
+        let w = width, h = height
+        var comps = [Component](repeating: Component(minX: .max, minY: .max, maxX: -1, maxY: -1), count: count)
+        labels.withUnsafeBufferPointer { lb in
+            gray.withUnsafeBufferPointer { g in
+                comps.withUnsafeMutableBufferPointer { c in
+                    for y in 0..<h {
+                        let r = y * w
+                        for x in 0..<w {
+                            let l = lb[r + x]
+                            guard l != 0 else { continue }
+                            let i = Int(l) - 1
+                            let x32 = Int32(x), y32 = Int32(y)
+                            if x32 < c[i].minX { c[i].minX = x32 }
+                            if x32 > c[i].maxX { c[i].maxX = x32 }
+                            if y32 < c[i].minY { c[i].minY = y32 }
+                            if y32 > c[i].maxY { c[i].maxY = y32 }
+                            c[i].area += 1
+                            c[i].graySum += Int64(g[r + x])
+                            if x == 0 || x == w - 1 || y == 0 || y == h - 1 || lb[r + x - 1] != l || lb[r + x + 1] != l
+                                || lb[r - w + x] != l || lb[r + w + x] != l
+                            {
+                                c[i].boundary += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return comps
+    }
+
     /// Full-resolution box, ink mask and colours of a block; nil when no ink is found there.
     func refine(_ b: BlockCandidate, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
         let f = factor, W = page.width, H = page.height
-        guard let m = masks[b.polarity], let near = nearMasks[b.polarity] else { return nil }
+        guard let m = masks[b.polarity] else { return nil }
+        let key = b.polarity == .darkOnLight ? Int(b.level) : 100 + Int(b.level)
+        let near = nearCache[key] ?? dilated(m, level: b.level)
+        nearCache[key] = near
         let pad = 2 * f + 2
         let x0 = max(0, Int(b.rect.minX) * f - pad), y0 = max(0, Int(b.rect.minY) * f - pad)
         let x1 = min(W, Int(b.rect.maxX) * f + pad), y1 = min(H, Int(b.rect.maxY) * f + pad)
