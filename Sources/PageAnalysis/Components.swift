@@ -26,7 +26,7 @@ struct ComponentLabeling {
 }
 
 enum ComponentLabeler {
-    /// Labels `mask` (set where ≥ `level`) of size w×h; `gray` supplies the mean grey per component.
+    /// Labels `mask` (set where it has any bit of `level`) of size w×h; `gray` supplies the mean grey per component.
     static func label(mask: UnsafeBufferPointer<UInt8>, atLeast level: UInt8, gray: UnsafeBufferPointer<UInt8>, width w: Int, height h: Int)
         -> ComponentLabeling
     {
@@ -54,9 +54,9 @@ enum ComponentLabeler {
             var prev = y > 0 ? rowStart[y - 1] : 0
             let prevEnd = y > 0 ? rowStart[y] : 0
             while x < w {
-                if mask[row + x] < level { x += 1; continue }
+                if mask[row + x] & level == 0 { x += 1; continue }
                 let x0 = x
-                while x < w && mask[row + x] >= level { x += 1 }
+                while x < w && mask[row + x] & level != 0 { x += 1 }
                 let x1 = x - 1
                 let id = Int32(runY.count)
                 runY.append(Int32(y)); runX0.append(Int32(x0)); runX1.append(Int32(x1))
@@ -94,7 +94,7 @@ enum ComponentLabeler {
             for x in x0...x1 {
                 gsum += Int(gray[row + x])
                 if x == x0 || x == x1 { continue }
-                if up < 0 || mask[up + x] < level || down < 0 || mask[down + x] < level { boundary += 1 }
+                if up < 0 || mask[up + x] & level == 0 || down < 0 || mask[down + x] & level == 0 { boundary += 1 }
             }
             comps[Int(c)].area += Int32(x1 - x0 + 1)
             comps[Int(c)].boundary += boundary

@@ -3,7 +3,6 @@
 // chain is longer (in units of character size), which is what tells a Mongolian column from a
 // paragraph of Latin without knowing the script.
 
-import Foundation
 import Geometry
 
 struct UnionFind {
@@ -158,6 +157,7 @@ struct Grouper {
         var kept: [Line] = []
         var along: [Double] = []
         var thin = 0, withHoles = 0, unaligned = 0
+        var units = 0.0
         var fillSum = 0.0
         for l in lines {
             let m = l.members
@@ -175,6 +175,9 @@ struct Grouper {
             for i in members {
                 let c = g[i]
                 along.append(horizontal ? c.width : c.height)
+                // A long connected word in a vertical column (Mongolian) is evidence of
+                // several characters.
+                units += horizontal ? 1 : max(1, c.height / max(1, l.thickness))
                 let (s, a) = horizontal ? (c.height, c.width) : (c.width, c.height)
                 if a * 3.2 < s { thin += 1 }
                 if c.holes > 0 { withHoles += 1 }
@@ -193,17 +196,13 @@ struct Grouper {
         let holeFrac = Double(withHoles) / Double(n)
         let meanFill = fillSum / Double(n)
 
-        if ProcessInfo.processInfo.environment["PB_DEBUG"] != nil {
-            let r = kept.isEmpty ? Rect.zero : kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }
-            print("block", polarity, level, orientation, r, "n", n, "lines", kept.count, "align", alignFrac, "cv", alongCV, "thin", thinFrac, "holes", holeFrac, "fill", meanFill)
-        }
         // Hard rejections: the illustration detail the generator (and real books) draw.
         if thinFrac > 0.55 { return nil }                             // grass blades, pickets, rain
         if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return nil }   // evenly repeated shapes
         if meanFill < 0.2 && holeFrac < 0.1 { return nil }            // hatching strokes
         if alignFrac < 0.4 { return nil }
 
-        let nScore = min(1, Double(n) / 10)
+        let nScore = min(1, units / 10)
         let holeScore = min(1, holeFrac / 0.25)
         let varietyScore = min(1, alongCV / 0.35)
         let lineScore = min(1, Double(kept.count) / 2)

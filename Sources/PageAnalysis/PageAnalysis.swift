@@ -90,6 +90,8 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// are thinner and come out lighter at working resolution, so this cuts glyphs loose from
     /// the outlines they touch. Both readings' blocks compete.
     public var deepInkRatio: Double = 0.6
+    /// The least contrast (grey levels from the local mean) deep ink must still have.
+    public var deepInkContrast: Int = 64
     /// Smallest character height (or width, for vertical text) considered, working pixels.
     public var minimumCharacterSize: Int = 5
     /// Largest character size as a fraction of the working page height.
@@ -116,6 +118,7 @@ extension AnalysisParameters {
         case "windowRadius": windowRadius = Int(value)
         case "minimumContrast": minimumContrast = Int(value)
         case "deepInkRatio": deepInkRatio = value
+        case "deepInkContrast": deepInkContrast = Int(value)
         case "strongContrast": strongContrast = Int(value)
         case "erodedReading": erodedReading = value != 0
         case "minimumCharacterSize": minimumCharacterSize = Int(value)

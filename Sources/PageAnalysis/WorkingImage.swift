@@ -2,7 +2,6 @@
 // components, and the full-resolution refinement of finished blocks.
 
 import Dispatch
-import Foundation
 import Geometry
 import Raster
 
@@ -86,6 +85,7 @@ final class WorkingImage: @unchecked Sendable {
         var light = [UInt8](repeating: 0, count: w * h)
         let contrast = parameters.minimumContrast
         let strong = max(contrast, parameters.strongContrast)
+        let floor = parameters.deepInkContrast
         let deep = Int(parameters.deepInkRatio * 100)
         gray.withUnsafeBufferPointer { g in
             integral.withUnsafeBufferPointer { ii in
@@ -100,20 +100,18 @@ final class WorkingImage: @unchecked Sendable {
                                     let n = (y1 - y0) * (x1 - x0)
                                     let s = ii[y1 * (w + 1) + x1] - ii[y0 * (w + 1) + x1] - ii[y1 * (w + 1) + x0] + ii[y0 * (w + 1) + x0]
                                     let v = Int(g[y * w + x]) * n
+                                    // Bit 1: contrast; bit 2: strong contrast; bit 4: deep ink —
+                                    // far darker (lighter) than the neighbourhood relative to its
+                                    // own level, which holds for dark type on a dark sky too.
                                     var d: UInt8 = 0, l: UInt8 = 0
-                                    if v < s - contrast * n {
-                                        d = 1
-                                        if v < s - strong * n {
-                                            d = 2
-                                            // Deep: far darker than the neighbourhood, not just darker.
-                                            if v * 100 <= s * deep { d = 3 }
-                                        }
-                                    } else if v > s + contrast * n {
-                                        l = 1
-                                        if v > s + strong * n {
-                                            l = 2
-                                            if (255 * n - v) * 100 <= (255 * n - s) * deep { l = 3 }
-                                        }
+                                    if v < s - floor * n {
+                                        if v < s - contrast * n { d |= 1 }
+                                        if v < s - strong * n { d |= 2 }
+                                        if v * 100 <= s * deep { d |= 4 }
+                                    } else if v > s + floor * n {
+                                        if v > s + contrast * n { l |= 1 }
+                                        if v > s + strong * n { l |= 2 }
+                                        if (255 * n - v) * 100 <= (255 * n - s) * deep { l |= 4 }
                                     }
                                     dk[y * w + x] = d
                                     lt[y * w + x] = l
@@ -134,7 +132,7 @@ final class WorkingImage: @unchecked Sendable {
         var rows = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h {
             let r = y * w
-            for x in 1..<max(1, w - 1) where m[r + x] >= level && m[r + x - 1] >= level && m[r + x + 1] >= level { rows[r + x] = 1 }
+            for x in 1..<max(1, w - 1) where m[r + x] & level != 0 && m[r + x - 1] & level != 0 && m[r + x + 1] & level != 0 { rows[r + x] = 1 }
         }
         var out = [UInt8](repeating: 0, count: w * h)
         for y in 1..<max(1, h - 1) {
@@ -150,7 +148,7 @@ final class WorkingImage: @unchecked Sendable {
         var rows = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h {
             let r = y * w
-            for x in 0..<w where m[r + x] >= level || (x > 0 && m[r + x - 1] >= level) || (x + 1 < w && m[r + x + 1] >= level) { rows[r + x] = 1 }
+            for x in 0..<w where m[r + x] & level != 0 || (x > 0 && m[r + x - 1] & level != 0) || (x + 1 < w && m[r + x + 1] & level != 0) { rows[r + x] = 1 }
         }
         var out = [UInt8](repeating: 0, count: w * h)
         for y in 0..<h {
@@ -181,7 +179,7 @@ final class WorkingImage: @unchecked Sendable {
         if eroded {
             let cores = labels
             for y in 0..<h {
-                for x in 0..<w where m[y * w + x] >= level && cores[y * w + x] == 0 {
+                for x in 0..<w where m[y * w + x] & level != 0 && cores[y * w + x] == 0 {
                     search: for yy in max(0, y - 1)...min(h - 1, y + 1) {
                         for xx in max(0, x - 1)...min(w - 1, x + 1) where cores[yy * w + xx] != 0 {
                             labels[y * w + x] = cores[yy * w + xx]
@@ -197,11 +195,8 @@ final class WorkingImage: @unchecked Sendable {
         let maxSize = Int(parameters.maximumCharacterFraction * Double(h))
         var keep = [Int32](repeating: 0, count: comps.count + 1)
         var kept: [Component] = []
-        let dbg = ProcessInfo.processInfo.environment["PB_DEBUG"] != nil
         for (i, c) in comps.enumerated() where c.area > 0 {
             let cw = c.width, ch = c.height
-            if dbg, let r = ProcessInfo.processInfo.environment["PB_REGION"]?.split(separator: ",").compactMap({ Int32($0) }), r.count == 4,
-               c.minX >= r[0], c.minY >= r[1], c.maxX <= r[2], c.maxY <= r[3] { print("comp", c.minX, c.minY, cw, ch, c.area, c.strokeWidth, c.fill, eroded, level) }
             guard max(cw, ch) >= minSize, min(cw, ch) >= 2, cw <= maxSize * 3, ch <= maxSize * 3 else { continue }
             guard min(cw, ch) <= maxSize else { continue }
             guard c.area >= 10 else { continue }
@@ -219,11 +214,6 @@ final class WorkingImage: @unchecked Sendable {
         }
         // Holes need the label image of the kept components only.
         for i in labels.indices where labels[i] != 0 { labels[i] = keep[Int(labels[i])] }
-        if let dir = ProcessInfo.processInfo.environment["PB_DEBUG"] {
-            var pgm = Array("P5 \(w) \(h) 255\n".utf8)
-            for i in 0..<(w * h) { pgm.append(labels[i] != 0 ? 255 : (m[i] >= level ? 100 : 0)) }
-            FileManager.default.createFile(atPath: dir + "/\(polarity.rawValue)-\(level)\(eroded ? "e" : "").pgm", contents: Data(pgm))
-        }
         let holes = labels.withUnsafeBufferPointer { HoleCounter.holes(labels: $0, width: w, height: h, componentCount: kept.count) }
         return kept.enumerated().map { i, c in
             Glyph(minX: Double(c.minX), minY: Double(c.minY), maxX: Double(c.maxX), maxY: Double(c.maxY),
