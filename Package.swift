@@ -89,7 +89,8 @@ let package = Package(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "PageAnalysisTests", dependencies: ["PageAnalysis", "Generator", "Raster", "Geometry", "BookModel", "Codecs"],
+            name: "PageAnalysisTests",
+            dependencies: ["PageAnalysis", "Generator", "Raster", "Geometry", "BookModel", "Codecs", "picturebook"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
