@@ -96,6 +96,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var minimumCharacterSize: Int = 5
     /// Largest character size as a fraction of the working page height.
     public var maximumCharacterFraction: Double = 0.2
+    /// A component no wider than this many stroke widths (+1 px) either way is a bar, not a
+    /// glyph (grass blades, hatching, pickets, rays).
+    public var barFactor: Double = 2.2
     /// Characters in a line may be at most this many character sizes apart.
     public var characterGap: Double = 0.9
     /// Also group the mask eroded by one pixel (glyph cores grown back), which frees bold
@@ -105,6 +108,8 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var lineGap: Double = 1.35
     /// Blocks with a confidence below this are dropped.
     public var minimumConfidence: Double = 0.62
+    /// The same for vertical blocks.
+    public var minimumVerticalConfidence: Double = 0.62
 
     public init() {}
 }
@@ -124,8 +129,10 @@ extension AnalysisParameters {
         case "minimumCharacterSize": minimumCharacterSize = Int(value)
         case "maximumCharacterFraction": maximumCharacterFraction = value
         case "characterGap": characterGap = value
+        case "barFactor": barFactor = value
         case "lineGap": lineGap = value
         case "minimumConfidence": minimumConfidence = value
+        case "minimumVerticalConfidence": minimumVerticalConfidence = value
         default: return false
         }
         return true

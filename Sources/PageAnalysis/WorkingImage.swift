@@ -208,7 +208,9 @@ final class WorkingImage: @unchecked Sendable {
             // Bars — no wider than about two strokes either way — are left out of the grouping:
             // they are grass blades, hatching, pickets and rays far more often than they are an
             // l or an i, and a glyph left out still lies inside its block's box.
-            guard Double(min(cw, ch)) >= 2.2 * sw + 1 else { continue }
+            // Strokes one or two pixels wide all measure 2 (every pixel is on the boundary), so small
+            // print gets a fixed minimum instead.
+            guard Double(min(cw, ch)) >= (sw < 2.5 ? 4 : parameters.barFactor * sw + 1) else { continue }
             kept.append(c)
             keep[i + 1] = Int32(kept.count)
         }
