@@ -172,6 +172,9 @@ struct Grouper {
                 if abs(cLo - lo) <= tol || abs(cHi - hi) <= tol || abs(cMid - mid) <= tol { members.append(i) } else { unaligned += 1 }
             }
             guard members.count >= 2 else { continue }
+            // A row of identical shapes — pickets, bricks, stripes, bunting — however ring-like.
+            if members.count >= 4 && coefficientOfVariation(members.map { horizontal ? g[$0].width : g[$0].height }) < parameters.regularityLimit
+                && coefficientOfVariation(members.map { horizontal ? g[$0].height : g[$0].width }) < parameters.regularityLimit { continue }
             for i in members {
                 let c = g[i]
                 along.append(horizontal ? c.width : c.height)
@@ -201,6 +204,7 @@ struct Grouper {
         if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return nil }   // evenly repeated shapes
         if meanFill < 0.2 && holeFrac < 0.1 { return nil }            // hatching strokes
         if alignFrac < 0.4 { return nil }
+        if !horizontal && n < 3 { return nil }                       // two stacked blobs: a stem, a post
 
         let nScore = min(1, units / 10)
         let holeScore = min(1, holeFrac / 0.25)

@@ -99,6 +99,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// A component no wider than this many stroke widths (+1 px) either way is a bar, not a
     /// glyph (grass blades, hatching, pickets, rays).
     public var barFactor: Double = 2.2
+    /// A line of four or more glyphs whose sizes vary less than this (coefficient of variation,
+    /// both directions) is a row of repeated shapes, not text.
+    public var regularityLimit: Double = 0.12
     /// Characters in a line may be at most this many character sizes apart.
     public var characterGap: Double = 0.9
     /// Also group the mask eroded by one pixel (glyph cores grown back), which frees bold
@@ -130,6 +133,7 @@ extension AnalysisParameters {
         case "maximumCharacterFraction": maximumCharacterFraction = value
         case "characterGap": characterGap = value
         case "barFactor": barFactor = value
+        case "regularityLimit": regularityLimit = value
         case "lineGap": lineGap = value
         case "minimumConfidence": minimumConfidence = value
         case "minimumVerticalConfidence": minimumVerticalConfidence = value
