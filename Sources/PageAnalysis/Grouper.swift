@@ -213,7 +213,9 @@ struct Grouper {
         var conf = 0.25 * nScore + 0.3 * alignFrac + 0.2 * holeScore + 0.15 * varietyScore + 0.1 * lineScore
         if n < 4 { conf *= 0.8 }
         // Vertical chains are what hatching, bark and shading make most often; they need more.
-        guard conf >= (horizontal ? parameters.minimumConfidence : parameters.minimumVerticalConfidence) else { return nil }
+        var floor = horizontal ? parameters.minimumConfidence : parameters.minimumVerticalConfidence
+        if level == 4 { floor = max(floor, parameters.minimumDeepConfidence) }
+        guard conf >= floor else { return nil }
         let rect = kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }
         let gray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(n)
         return BlockCandidate(rect: rect, orientation: orientation, polarity: polarity, confidence: min(1, conf),

@@ -91,7 +91,7 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// the outlines they touch. Both readings' blocks compete.
     public var deepInkRatio: Double = 0.6
     /// The least contrast (grey levels from the local mean) deep ink must still have.
-    public var deepInkContrast: Int = 64
+    public var deepInkContrast: Int = 32
     /// Smallest character height (or width, for vertical text) considered, working pixels.
     public var minimumCharacterSize: Int = 5
     /// Largest character size as a fraction of the working page height.
@@ -107,10 +107,14 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// Also group the mask eroded by one pixel (glyph cores grown back), which frees bold
     /// type from outlines it touches; off by default (it costs a third more time).
     public var erodedReading: Bool = false
+    /// Grow one-line blocks sideways through their own band (see `extendLine`).
+    public var growLines: Bool = true
     /// Lines join a block when the gap between them is at most this many character sizes.
     public var lineGap: Double = 1.35
     /// Blocks with a confidence below this are dropped.
     public var minimumConfidence: Double = 0.62
+    /// The floor for blocks found only in the deep-ink reading, whose contrast floor is lower.
+    public var minimumDeepConfidence: Double = 0.9
     /// The same for vertical blocks.
     public var minimumVerticalConfidence: Double = 0.62
 
@@ -129,6 +133,7 @@ extension AnalysisParameters {
         case "deepInkContrast": deepInkContrast = Int(value)
         case "strongContrast": strongContrast = Int(value)
         case "erodedReading": erodedReading = value != 0
+        case "growLines": growLines = value != 0
         case "minimumCharacterSize": minimumCharacterSize = Int(value)
         case "maximumCharacterFraction": maximumCharacterFraction = value
         case "characterGap": characterGap = value
@@ -137,6 +142,7 @@ extension AnalysisParameters {
         case "lineGap": lineGap = value
         case "minimumConfidence": minimumConfidence = value
         case "minimumVerticalConfidence": minimumVerticalConfidence = value
+        case "minimumDeepConfidence": minimumDeepConfidence = value
         default: return false
         }
         return true

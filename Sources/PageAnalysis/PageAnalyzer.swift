@@ -46,6 +46,7 @@ public struct PageAnalyzer: Sendable {
             }
         }
         found = suppressOverlaps(found)
+        if p.growLines { found = found.map { work.extendLine($0) } }
         found = mergeFragments(found)
 
         var blocks: [DetectedBlock] = []

@@ -256,6 +256,55 @@ final class WorkingImage: @unchecked Sendable {
         return comps
     }
 
+    /// Grows a one-line horizontal block sideways through its own band. Over a drawing, words
+    /// touching the art merge with it into components too big to be glyphs, so a line is often
+    /// found only in pieces. Inside a band just taller than the line, the art that crosses it
+    /// (pickets, legs, stems) is cut into slivers, and what it touched becomes glyph-sized
+    /// again; glyph-sized pieces next to the line extend it.
+    func extendLine(_ b: BlockCandidate) -> BlockCandidate {
+        let t = b.size
+        guard b.orientation == .horizontal, t >= 3, b.rect.height <= 2.2 * t, let m = masks[b.polarity] else { return b }
+        let y0 = max(0, Int(b.rect.minY - 0.25 * t)), y1 = min(height, Int(b.rect.maxY + 0.25 * t) + 1)
+        let x0 = max(0, Int(b.rect.minX - 12 * t)), x1 = min(width, Int(b.rect.maxX + 12 * t) + 1)
+        let bw = x1 - x0, bh = y1 - y0
+        guard bw > 0, bh > 2 else { return b }
+        var band = [UInt8](repeating: 0, count: bw * bh), bandGray = [UInt8](repeating: 0, count: bw * bh)
+        for y in 0..<bh {
+            for x in 0..<bw {
+                band[y * bw + x] = m[(y + y0) * width + x + x0]
+                bandGray[y * bw + x] = gray[(y + y0) * width + x + x0]
+            }
+        }
+        let labeling = band.withUnsafeBufferPointer { mb in
+            bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: b.level, gray: gb, width: bw, height: bh) }
+        }
+        var pieces: [Rect] = []
+        for c in labeling.components {
+            let cw = Double(c.width), ch = Double(c.height)
+            // Art crossing the band is cut to slivers, which the bar test below drops; a letter
+            // still joined to such a sliver is kept.
+            if c.minY == 0 && Int(c.maxY) == bh - 1 && c.fill > 0.85 { continue }
+            guard ch >= 0.5 * t, cw >= 2, cw <= 6 * t, c.area >= 8 else { continue }
+            guard min(cw, ch) >= (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1) else { continue }
+            guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
+            pieces.append(Rect(x: Double(Int(c.minX) + x0), y: Double(Int(c.minY) + y0), width: cw, height: ch))
+        }
+        var rect = b.rect
+        var grown = true
+        while grown {
+            grown = false
+            for p in pieces where !(p.minX >= rect.minX && p.maxX <= rect.maxX) {
+                let gap = p.minX >= rect.maxX ? p.minX - rect.maxX : (p.maxX <= rect.minX ? rect.minX - p.maxX : 0)
+                guard gap <= 1.2 * t else { continue }
+                rect = Rect(x: min(rect.minX, p.minX), y: rect.minY, width: max(rect.maxX, p.maxX) - min(rect.minX, p.minX), height: rect.height)
+                grown = true
+            }
+        }
+        var out = b
+        out.rect = rect
+        return out
+    }
+
     /// Full-resolution box, ink mask and colours of a block; nil when no ink is found there.
     func refine(_ b: BlockCandidate, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
         let f = factor, W = page.width, H = page.height
