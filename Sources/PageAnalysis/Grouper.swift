@@ -22,7 +22,7 @@ struct UnionFind {
 /// One line: glyph indices and its direction.
 struct Line {
     var members: [Int]
-    var orientation: BlockOrientation
+    var orientation: DetectedOrientation
     var rect: Rect
     /// Median glyph size across the line (height for horizontal lines, width for vertical).
     var thickness: Double
@@ -32,7 +32,7 @@ struct Line {
 struct Grouper {
     let work: WorkingImage
     let parameters: AnalysisParameters
-    let polarity: BlockPolarity
+    let polarity: DetectedPolarity
     let level: UInt8
 
     func blocks(from g: [Glyph]) -> [BlockCandidate] {
@@ -74,8 +74,8 @@ struct Grouper {
             for i in 0..<n { roots[i] = uf.find(i); groups[roots[i], default: []].append(i) }
             var ratio = [Double](repeating: 0, count: n)
             for (_, m) in groups where m.count >= 2 {
-                let lo = m.map { horizontal ? g[$0].minX : g[$0].minY }.min()!
-                let hi = m.map { horizontal ? g[$0].maxX : g[$0].maxY }.max()!
+                let lo = m.map { horizontal ? g[$0].minX : g[$0].minY }.min() ?? 0
+                let hi = m.map { horizontal ? g[$0].maxX : g[$0].maxY }.max() ?? 0
                 let t = median(m.map { horizontal ? g[$0].height : g[$0].width })
                 let r = (hi - lo + 1) / max(t, 1)
                 for i in m { ratio[i] = r }
@@ -91,8 +91,7 @@ struct Grouper {
             if hRatio[i] >= vRatio[i] { lineMembers[hRoot[i] * 2, default: []].append(i) } else { lineMembers[vRoot[i] * 2 + 1, default: []].append(i) }
         }
         var lines: [Line] = []
-        for key in lineMembers.keys.sorted() {
-            let m = lineMembers[key]!
+        for (key, m) in lineMembers.sorted(by: { $0.key < $1.key }) {
             guard m.count >= 2 else { continue }
             let vertical = key % 2 == 1
             let rect = m.dropFirst().reduce(rectOf(g[m[0]])) { $0.union(rectOf(g[$1])) }
@@ -111,8 +110,8 @@ struct Grouper {
         var blockLines: [Int: [Int]] = [:]
         for i in 0..<lines.count { blockLines[bUF.find(i), default: []].append(i) }
         var out: [BlockCandidate] = []
-        for key in blockLines.keys.sorted() {
-            let ls = blockLines[key]!.map { lines[$0] }
+        for (_, members) in blockLines.sorted(by: { $0.key < $1.key }) {
+            let ls = members.map { lines[$0] }
             if let b = score(ls, glyphs: g) { out.append(b) }
         }
         return out

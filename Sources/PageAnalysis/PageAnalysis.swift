@@ -5,7 +5,7 @@ public import Geometry
 public import Raster
 
 /// Which way a block's lines run.
-public enum BlockOrientation: String, Sendable, Hashable, CaseIterable, Codable {
+public enum DetectedOrientation: String, Sendable, Hashable, CaseIterable, Codable {
     /// Lines run left to right or right to left, stacked top to bottom.
     case horizontal
     /// Lines run top to bottom (Mongolian, vertical CJK), stacked side by side.
@@ -13,7 +13,7 @@ public enum BlockOrientation: String, Sendable, Hashable, CaseIterable, Codable 
 }
 
 /// Whether the ink is darker or lighter than what it is printed on.
-public enum BlockPolarity: String, Sendable, Hashable, CaseIterable, Codable {
+public enum DetectedPolarity: String, Sendable, Hashable, CaseIterable, Codable {
     case darkOnLight
     case lightOnDark
 }
@@ -28,8 +28,8 @@ public enum DetectedRole: String, Sendable, Hashable, CaseIterable, Codable {
 public struct DetectedBlock: Sendable, Hashable {
     /// Tight box around the block's ink, in scan pixels.
     public var rect: PixelRect
-    public var orientation: BlockOrientation
-    public var polarity: BlockPolarity
+    public var orientation: DetectedOrientation
+    public var polarity: DetectedPolarity
     /// Typical colour of the ink (mean over the ink mask inside the block).
     public var inkColor: RGBA8
     /// Typical colour of what the ink sits on (mean of the block's non-ink pixels).
@@ -41,7 +41,7 @@ public struct DetectedBlock: Sendable, Hashable {
     public var order: Int
 
     public init(
-        rect: PixelRect, orientation: BlockOrientation, polarity: BlockPolarity, inkColor: RGBA8,
+        rect: PixelRect, orientation: DetectedOrientation, polarity: DetectedPolarity, inkColor: RGBA8,
         backgroundColor: RGBA8, confidence: Double, role: DetectedRole, order: Int
     ) {
         self.rect = rect

@@ -35,7 +35,7 @@ public struct PageAnalyzer: Sendable {
         let f = max(1, Int(Double(page.height) / Double(max(1, p.workingHeight)) + 0.6))
         let work = WorkingImage(page: page, factor: f, parameters: p)
         var found: [BlockCandidate] = []
-        for polarity in BlockPolarity.allCases {
+        for polarity in DetectedPolarity.allCases {
             for level in (p.strongContrast > p.minimumContrast ? [1, 2, 4] : [1, 4]) as [Int] {
                 let comps = work.candidates(polarity: polarity, level: UInt8(level))
                 found += Grouper(work: work, parameters: p, polarity: polarity, level: UInt8(level)).blocks(from: comps)
@@ -94,9 +94,8 @@ public struct PageAnalyzer: Sendable {
         }
         var groups: [Int: [Int]] = [:]
         for i in blocks.indices { groups[uf.find(i), default: []].append(i) }
-        return groups.keys.sorted().map { k in
-            let m = groups[k]!
-            var b = blocks[m.max { blocks[$0].strength < blocks[$1].strength }!]
+        return groups.sorted(by: { $0.key < $1.key }).map { _, m in
+            var b = blocks[m.max { blocks[$0].strength < blocks[$1].strength } ?? m[0]]
             for i in m {
                 b.rect = b.rect.union(blocks[i].rect)
                 b.confidence = max(b.confidence, blocks[i].confidence)
@@ -150,8 +149,8 @@ public struct PageAnalyzer: Sendable {
 /// A block before full-resolution refinement, in working pixels.
 struct BlockCandidate {
     var rect: Rect
-    var orientation: BlockOrientation
-    var polarity: BlockPolarity
+    var orientation: DetectedOrientation
+    var polarity: DetectedPolarity
     var confidence: Double
     var componentCount: Int
     /// Mean working-resolution grey of the block's glyph components.

@@ -27,7 +27,7 @@ final class WorkingImage: @unchecked Sendable {
     var gray: [UInt8]
     /// Per polarity: nonzero where the pixel stands out from its local mean in that direction.
     /// Per polarity, how many of the contrast levels each pixel passes (0 = none).
-    var masks: [BlockPolarity: [UInt8]] = [:]
+    var masks: [DetectedPolarity: [UInt8]] = [:]
     private var nearCache: [Int: [UInt8]] = [:]
 
     init(page: Bitmap<RGBA8>, factor f: Int, parameters: AnalysisParameters) {
@@ -163,7 +163,7 @@ final class WorkingImage: @unchecked Sendable {
     /// With `eroded`, components are seeded from the mask eroded by one working pixel and then
     /// grown back by one pixel inside the mask: glyphs keep their shape but come loose from the
     /// thinner art outlines they touch when text is printed over a drawing.
-    func candidates(polarity: BlockPolarity, level: UInt8, eroded: Bool = false) -> [Glyph] {
+    func candidates(polarity: DetectedPolarity, level: UInt8, eroded: Bool = false) -> [Glyph] {
         guard let m = masks[polarity] else { return [] }
         let w = width, h = height
         let seeds = eroded ? erode(m, level: level) : m
