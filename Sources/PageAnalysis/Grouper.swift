@@ -168,6 +168,9 @@ struct Grouper {
             for i in m {
                 let c = g[i]
                 let (cLo, cHi, cMid) = horizontal ? (c.minY, c.maxY, c.cy) : (c.minX, c.maxX, c.cx)
+                // Much taller than the line's glyphs (a picket, a post the text sits on): not text.
+                let across = horizontal ? c.height : c.width
+                if m.count >= 4 && across > parameters.tallGlyphLimit * l.thickness { unaligned += 1; continue }
                 if abs(cLo - lo) <= tol || abs(cHi - hi) <= tol || abs(cMid - mid) <= tol { members.append(i) } else { unaligned += 1 }
             }
             guard members.count >= 2 else { continue }

@@ -109,6 +109,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var erodedReading: Bool = false
     /// Grow one-line blocks sideways through their own band (see `extendLine`).
     public var growLines: Bool = true
+    /// In a line of four or more, a glyph taller (across the line) than this many times the
+    /// line's median glyph size is dropped from it.
+    public var tallGlyphLimit: Double = 1.5
     /// Lines join a block when the gap between them is at most this many character sizes.
     public var lineGap: Double = 1.35
     /// Blocks with a confidence below this are dropped.
@@ -134,6 +137,7 @@ extension AnalysisParameters {
         case "strongContrast": strongContrast = Int(value)
         case "erodedReading": erodedReading = value != 0
         case "growLines": growLines = value != 0
+        case "tallGlyphLimit": tallGlyphLimit = value
         case "minimumCharacterSize": minimumCharacterSize = Int(value)
         case "maximumCharacterFraction": maximumCharacterFraction = value
         case "characterGap": characterGap = value

@@ -26,6 +26,12 @@ enum Fixtures {
     }
 }
 
+/// A rendered page as the benchmark sees it: JPEG-compressed at the page's scan quality.
+func scanned(_ page: GeneratedPage) throws -> Bitmap<RGBA8> {
+    let bytes = try JPEGEncoder.encode(page.image, options: JPEGEncodeOptions(quality: page.truth.degradation.jpegQuality, optimizeCoding: true))
+    return try ImageDecoder.decode(bytes, name: "page-\(page.truth.number).jpg")
+}
+
 /// Fraction of `truth` covered by the union of `boxes` (the benchmark's "found" measure).
 func coverage(of truth: PixelRect, by boxes: [PixelRect]) -> Double {
     guard truth.width > 0, truth.height > 0 else { return 0 }
@@ -68,7 +74,7 @@ func coverage(of truth: PixelRect, by boxes: [PixelRect]) -> Double {
         let plan = try PageGenerator.plan(GeneratorOptions(seed: 1_001, pageCount: 12, width: 1600, height: 2000, difficulty: .mixed))
         let pages = try PageGenerator.render(plan, unit: 6)
         let page = try #require(pages.first { $0.truth.number == 8 })
-        let analysis = PageAnalyzer().analyze(page.image)
+        let analysis = PageAnalyzer().analyze(try scanned(page))
         let overArt = page.truth.textBoxes.filter { $0.placement == .overArt && $0.role == .body }
         try #require(overArt.count == 2)
         for b in overArt {
@@ -86,7 +92,7 @@ func coverage(of truth: PixelRect, by boxes: [PixelRect]) -> Double {
         let pages = try PageGenerator.render(plan, unit: unit)
         let page = try #require(pages.first)
         try #require(page.truth.illustrationOnly, "seed \(seed) unit \(unit) is not illustration-only")
-        let analysis = PageAnalyzer().analyze(page.image)
+        let analysis = PageAnalyzer().analyze(try scanned(page))
         #expect(analysis.blocks.isEmpty, "boxes at \(analysis.blocks.map(\.rect))")
         #expect(!analysis.inkMask.pixels.contains { $0 != 0 })
     }
