@@ -1,20 +1,10 @@
 // swift-tools-version: 6.1
 // Picturebook: scanned picture books → clear, multilingual digital books.
 //
-// Modules, in the order data flows through them (each depends only on those above it):
-//   CPNG, CJPEG, CFreeType, CHarfBuzz, CFriBidi  system C libraries, found with pkg-config
-//   CHyphen        libhyphen (hyphenation patterns), default include and library paths
-//   CThai          libthai word segmentation (Thai has no spaces between words)
-//   CShim          the little C that Swift cannot do safely (setjmp error traps, macro wrappers)
-//   FileIO         whole-file reads with limits, atomic writes (temp file + rename)
-//   Geometry       points, sizes, rects, affine transforms; shared by pixels and layout
-//   Raster         pixel buffers, conversions, compositing, resampling
-//   Codecs         PNG and JPEG decode/encode, format sniffing, EXIF orientation, size limits
-//   Typesetting    fonts, shaping, bidi, line breaking, text layout and drawing
-//   BookModel      book.json: load, validate, save keeping unknown fields
-//   Generator      deterministic scanned-looking sample pages with ground truth
-//   Thumbnails     batch page thumbnails, overview grids and library grids (`picturebook thumbs`)
-//   picturebook    the command-line tool
+// One module per stage, data flowing one way: C libraries and the C shim → FileIO, Geometry →
+// Raster → Codecs → Typesetting → BookModel → (Generator) → PageAnalysis → ClearText → Layout →
+// Render, Thumbnails → the `picturebook` executable. Documentation/Architecture.md says what each
+// module holds.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -38,6 +28,7 @@ let package = Package(
         .library(name: "Typesetting", targets: ["Typesetting"]),
         .library(name: "BookModel", targets: ["BookModel"]),
         .library(name: "Generator", targets: ["Generator"]),
+        .library(name: "PageAnalysis", targets: ["PageAnalysis"]),
         .library(name: "Layout", targets: ["Layout"]),
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
@@ -69,6 +60,7 @@ let package = Package(
             name: "Generator",
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
+        .target(name: "PageAnalysis", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
         // Pure screen geometry: spreads, fits, popouts, ClearText blocks, transitions (no pixels).
         .target(name: "Layout", dependencies: ["Geometry", "BookModel", "Typesetting"], swiftSettings: swiftSettings),
         // Screens and transition frames as images.
@@ -83,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "Layout", "Render", "Thumbnails",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "Layout", "Render", "Thumbnails",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -107,6 +99,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ThumbnailsTests", dependencies: ["Thumbnails", "BookModel", "Codecs", "Raster", "FileIO", "TestSupport", "picturebook"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PageAnalysisTests",
+            dependencies: ["PageAnalysis", "Generator", "Raster", "Geometry", "BookModel", "Codecs", "picturebook"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]

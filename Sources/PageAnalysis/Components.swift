@@ -1,0 +1,109 @@
+// Connected components of a binary mask, labelled run by run (8-connected) with union-find, with
+// the per-component statistics the text filters need. Runs make this one pass over the mask plus
+// work proportional to the number of runs, which is what keeps a busy page cheap.
+
+/// One connected component of a working-resolution mask.
+struct Component {
+    var minX: Int32, minY: Int32, maxX: Int32, maxY: Int32
+    var area: Int32 = 0
+    /// Pixels with a 4-neighbour outside the mask; area / (boundary / 2) estimates stroke width.
+    var boundary: Int32 = 0
+    var graySum: Int64 = 0
+
+    var width: Int { Int(maxX - minX) + 1 }
+    var height: Int { Int(maxY - minY) + 1 }
+    var fill: Double { Double(area) / Double(width * height) }
+    var strokeWidth: Double { boundary == 0 ? Double(area) : 2 * Double(area) / Double(boundary) }
+    var meanGray: Double { area == 0 ? 0 : Double(graySum) / Double(area) }
+    var centerX: Double { Double(minX + maxX) / 2 }
+    var centerY: Double { Double(minY + maxY) / 2 }
+}
+
+struct ComponentLabeling {
+    var components: [Component]
+    /// The mask's runs, each tagged with its component index, for painting the mask back.
+    var runs: [(y: Int32, x0: Int32, x1: Int32, component: Int32)]
+}
+
+enum ComponentLabeler {
+    /// Labels `mask` (set where it has any bit of `level`) of size w×h; `gray` supplies the mean grey per component.
+    static func label(mask: UnsafeBufferPointer<UInt8>, atLeast level: UInt8, gray: UnsafeBufferPointer<UInt8>, width w: Int, height h: Int)
+        -> ComponentLabeling
+    {
+        var runY: [Int32] = [], runX0: [Int32] = [], runX1: [Int32] = []
+        runY.reserveCapacity(w * h / 16)
+        runX0.reserveCapacity(w * h / 16)
+        runX1.reserveCapacity(w * h / 16)
+        var parent: [Int32] = []
+        parent.reserveCapacity(w * h / 16)
+        var rowStart = [Int](repeating: 0, count: h + 1)
+
+        func find(_ p: inout [Int32], _ i: Int32) -> Int32 {
+            var i = i
+            while p[Int(i)] != i {
+                p[Int(i)] = p[Int(p[Int(i)])]
+                i = p[Int(i)]
+            }
+            return i
+        }
+
+        for y in 0..<h {
+            rowStart[y] = runY.count
+            let row = y * w
+            var x = 0
+            var prev = y > 0 ? rowStart[y - 1] : 0
+            let prevEnd = y > 0 ? rowStart[y] : 0
+            while x < w {
+                if mask[row + x] & level == 0 { x += 1; continue }
+                let x0 = x
+                while x < w && mask[row + x] & level != 0 { x += 1 }
+                let x1 = x - 1
+                let id = Int32(runY.count)
+                runY.append(Int32(y)); runX0.append(Int32(x0)); runX1.append(Int32(x1))
+                parent.append(id)
+                // 8-connectivity: a run in the row above touches when it overlaps [x0-1, x1+1].
+                while prev < prevEnd && Int(runX1[prev]) < x0 - 1 { prev += 1 }
+                var k = prev
+                while k < prevEnd && Int(runX0[k]) <= x1 + 1 {
+                    let a = find(&parent, Int32(k)), b = find(&parent, id)
+                    if a != b { if a < b { parent[Int(b)] = a } else { parent[Int(a)] = b } }
+                    k += 1
+                }
+            }
+        }
+        rowStart[h] = runY.count
+
+        var index = [Int32](repeating: -1, count: runY.count)
+        var comps: [Component] = []
+        var runs: [(y: Int32, x0: Int32, x1: Int32, component: Int32)] = []
+        runs.reserveCapacity(runY.count)
+        for r in 0..<runY.count {
+            let root = Int(find(&parent, Int32(r)))
+            var c = index[root]
+            if c < 0 {
+                c = Int32(comps.count)
+                index[root] = c
+                comps.append(Component(minX: runX0[r], minY: runY[r], maxX: runX1[r], maxY: runY[r]))
+            }
+            let y = Int(runY[r]), x0 = Int(runX0[r]), x1 = Int(runX1[r])
+            var boundary: Int32 = x1 > x0 ? 2 : 1
+            var gsum = 0
+            let row = y * w
+            let up = y > 0 ? row - w : -1
+            let down = y < h - 1 ? row + w : -1
+            for x in x0...x1 {
+                gsum += Int(gray[row + x])
+                if x == x0 || x == x1 { continue }
+                if up < 0 || mask[up + x] & level == 0 || down < 0 || mask[down + x] & level == 0 { boundary += 1 }
+            }
+            comps[Int(c)].area += Int32(x1 - x0 + 1)
+            comps[Int(c)].boundary += boundary
+            comps[Int(c)].graySum += Int64(gsum)
+            if runX0[r] < comps[Int(c)].minX { comps[Int(c)].minX = runX0[r] }
+            if runX1[r] > comps[Int(c)].maxX { comps[Int(c)].maxX = runX1[r] }
+            if runY[r] > comps[Int(c)].maxY { comps[Int(c)].maxY = runY[r] }
+            runs.append((runY[r], runX0[r], runX1[r], c))
+        }
+        return ComponentLabeling(components: comps, runs: runs)
+    }
+}

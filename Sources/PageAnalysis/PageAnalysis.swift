@@ -1,0 +1,154 @@
+// What page analysis finds on a scan: text blocks with their geometry, polarity, colours, role
+// and reading order, plus the text-ink mask the in-fill stage removes (so it never re-detects).
+
+public import Geometry
+public import Raster
+
+/// Which way a block's lines run.
+public enum DetectedOrientation: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Lines run left to right or right to left, stacked top to bottom.
+    case horizontal
+    /// Lines run top to bottom (Mongolian, vertical CJK), stacked side by side.
+    case vertical
+}
+
+/// Whether the ink is darker or lighter than what it is printed on.
+public enum DetectedPolarity: String, Sendable, Hashable, CaseIterable, Codable {
+    case darkOnLight
+    case lightOnDark
+}
+
+/// What a block is for the reader.
+public enum DetectedRole: String, Sendable, Hashable, CaseIterable, Codable {
+    case body
+    case pageNumber
+}
+
+/// One detected text block.
+public struct DetectedBlock: Sendable, Hashable {
+    /// Tight box around the block's ink, in scan pixels.
+    public var rect: PixelRect
+    public var orientation: DetectedOrientation
+    public var polarity: DetectedPolarity
+    /// Typical colour of the ink (mean over the ink mask inside the block).
+    public var inkColor: RGBA8
+    /// Typical colour of what the ink sits on (mean of the block's non-ink pixels).
+    public var backgroundColor: RGBA8
+    /// 0…1: how text-like the block's components are (count, alignment, stroke regularity).
+    public var confidence: Double
+    public var role: DetectedRole
+    /// Reading order on the page, 0 first.
+    public var order: Int
+
+    public init(
+        rect: PixelRect, orientation: DetectedOrientation, polarity: DetectedPolarity, inkColor: RGBA8,
+        backgroundColor: RGBA8, confidence: Double, role: DetectedRole, order: Int
+    ) {
+        self.rect = rect
+        self.orientation = orientation
+        self.polarity = polarity
+        self.inkColor = inkColor
+        self.backgroundColor = backgroundColor
+        self.confidence = confidence
+        self.role = role
+        self.order = order
+    }
+}
+
+/// The result of analysing one page.
+public struct PageAnalysis: Sendable {
+    /// Blocks in reading order (`blocks[i].order == i`).
+    public var blocks: [DetectedBlock]
+    /// Page-sized; 255 where a pixel is text ink (anti-aliased edge included, not dilated),
+    /// 0 elsewhere. Only pixels inside detected blocks are ever set.
+    public var inkMask: Bitmap<UInt8>
+
+    public init(blocks: [DetectedBlock], inkMask: Bitmap<UInt8>) {
+        self.blocks = blocks
+        self.inkMask = inkMask
+    }
+}
+
+/// The detector's tunable constants. Lengths are in working-resolution pixels unless named
+/// as fractions; the defaults are what the benchmark figures in Documentation/PageAnalysis.md
+/// were measured with.
+public struct AnalysisParameters: Sendable, Hashable {
+    /// Pages taller than this are reduced by an integer factor to about this height before
+    /// component analysis; boxes are refined at full resolution afterwards.
+    public var workingHeight: Int = 1000
+    /// Half-size of the square window whose mean is the local background for binarization.
+    public var windowRadius: Int = 20
+    /// A pixel is ink when it differs from the local mean by at least this many grey levels.
+    /// Each reading of the page (this contrast, `strongContrast`, deep ink) is grouped on its
+    /// own and the readings' blocks compete: a low level keeps thin type whole, a high one
+    /// keeps busy art out.
+    public var minimumContrast: Int = 64
+    /// The second reading's contrast.
+    public var strongContrast: Int = 64
+    /// A second, "deep" reading keeps only ink at most this fraction of the local mean's
+    /// distance from black (from white for light ink). Printed text is solid ink; art outlines
+    /// are thinner and come out lighter at working resolution, so this cuts glyphs loose from
+    /// the outlines they touch. Both readings' blocks compete.
+    public var deepInkRatio: Double = 0.6
+    /// The least contrast (grey levels from the local mean) deep ink must still have.
+    public var deepInkContrast: Int = 32
+    /// Smallest character height (or width, for vertical text) considered, working pixels.
+    public var minimumCharacterSize: Int = 5
+    /// Largest character size as a fraction of the working page height.
+    public var maximumCharacterFraction: Double = 0.2
+    /// A component no wider than this many stroke widths (+1 px) either way is a bar, not a
+    /// glyph (grass blades, hatching, pickets, rays).
+    public var barFactor: Double = 2.2
+    /// A line of four or more glyphs whose sizes vary less than this (coefficient of variation,
+    /// both directions) is a row of repeated shapes, not text.
+    public var regularityLimit: Double = 0.12
+    /// Characters in a line may be at most this many character sizes apart.
+    public var characterGap: Double = 0.9
+    /// Also group the mask eroded by one pixel (glyph cores grown back), which frees bold
+    /// type from outlines it touches; off by default (it costs a third more time).
+    public var erodedReading: Bool = false
+    /// Grow one-line blocks sideways through their own band (see `extendLine`).
+    public var growLines: Bool = true
+    /// In a line of four or more, a glyph taller (across the line) than this many times the
+    /// line's median glyph size is dropped from it.
+    public var tallGlyphLimit: Double = 1.5
+    /// Lines join a block when the gap between them is at most this many character sizes.
+    public var lineGap: Double = 1.35
+    /// Blocks with a confidence below this are dropped.
+    public var minimumConfidence: Double = 0.62
+    /// The floor for blocks found only in the deep-ink reading, whose contrast floor is lower.
+    public var minimumDeepConfidence: Double = 0.9
+    /// The same for vertical blocks.
+    public var minimumVerticalConfidence: Double = 0.62
+
+    public init() {}
+}
+
+extension AnalysisParameters {
+    /// Sets the parameter called `name` (for tuning from the command line); false when there is
+    /// no such parameter.
+    public mutating func set(_ name: String, to value: Double) -> Bool {
+        switch name {
+        case "workingHeight": workingHeight = Int(value)
+        case "windowRadius": windowRadius = Int(value)
+        case "minimumContrast": minimumContrast = Int(value)
+        case "deepInkRatio": deepInkRatio = value
+        case "deepInkContrast": deepInkContrast = Int(value)
+        case "strongContrast": strongContrast = Int(value)
+        case "erodedReading": erodedReading = value != 0
+        case "growLines": growLines = value != 0
+        case "tallGlyphLimit": tallGlyphLimit = value
+        case "minimumCharacterSize": minimumCharacterSize = Int(value)
+        case "maximumCharacterFraction": maximumCharacterFraction = value
+        case "characterGap": characterGap = value
+        case "barFactor": barFactor = value
+        case "regularityLimit": regularityLimit = value
+        case "lineGap": lineGap = value
+        case "minimumConfidence": minimumConfidence = value
+        case "minimumVerticalConfidence": minimumVerticalConfidence = value
+        case "minimumDeepConfidence": minimumDeepConfidence = value
+        default: return false
+        }
+        return true
+    }
+}

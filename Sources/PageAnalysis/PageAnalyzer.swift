@@ -1,0 +1,163 @@
+// The detector. Pipeline (Documentation/PageAnalysis.md explains each choice):
+//   1. grey at a working resolution of about 1000 px tall (integer box reduction);
+//   2. local-mean binarization in both polarities (dark ink and light ink);
+//   3. connected components, kept when their size, fill and stroke width could be a glyph;
+//   4. components chained into horizontal and vertical lines; each component joins the
+//      direction in which its line is longer;
+//   5. lines merged into blocks; blocks scored for text-likeness (alignment, holes, size variety)
+//      so fences, grass, hatching and stripes drop out;
+//   6. each block refined at full resolution: ink mask, tight box, ink and background colours;
+//   7. roles (page numbers) and reading order.
+
+import Dispatch
+import Geometry
+public import Raster
+
+public struct PageAnalyzer: Sendable {
+    /// The order blocks are read in across a row of blocks.
+    public enum ReadingDirection: String, Sendable, Hashable, CaseIterable {
+        case leftToRight
+        case rightToLeft
+    }
+
+    public var parameters: AnalysisParameters
+
+    public init(parameters: AnalysisParameters = .init()) {
+        self.parameters = parameters
+    }
+
+    /// Finds the text blocks on `page`.
+    public func analyze(_ page: Bitmap<RGBA8>, readingDirection: ReadingDirection = .leftToRight) -> PageAnalysis {
+        var mask = Bitmap<UInt8>(width: page.width, height: page.height, fill: 0)
+        guard page.width >= 8 && page.height >= 8 else { return PageAnalysis(blocks: [], inkMask: mask) }
+        let p = parameters
+        // Reduce from 1.4× the working height up: below that the detail lost costs more than the time saved.
+        let f = max(1, Int(Double(page.height) / Double(max(1, p.workingHeight)) + 0.6))
+        let work = WorkingImage(page: page, factor: f, parameters: p)
+        var found: [BlockCandidate] = []
+        for polarity in DetectedPolarity.allCases {
+            for level in (p.strongContrast > p.minimumContrast ? [1, 2, 4] : [1, 4]) as [Int] {
+                let comps = work.candidates(polarity: polarity, level: UInt8(level))
+                found += Grouper(work: work, parameters: p, polarity: polarity, level: UInt8(level)).blocks(from: comps)
+            }
+            if p.erodedReading {
+                let comps = work.candidates(polarity: polarity, level: 1, eroded: true)
+                found += Grouper(work: work, parameters: p, polarity: polarity, level: 1).blocks(from: comps)
+            }
+        }
+        found = suppressOverlaps(found)
+        if p.growLines { found = found.map { work.extendLine($0) } }
+        found = mergeFragments(found)
+
+        var blocks: [DetectedBlock] = []
+        for b in found {
+            if let refined = work.refine(b, into: &mask) { blocks.append(refined) }
+        }
+        blocks = assignRoles(blocks, pageWidth: page.width, pageHeight: page.height)
+        blocks = readingOrder(blocks, direction: readingDirection)
+        return PageAnalysis(blocks: blocks, inkMask: mask)
+    }
+
+    /// Where a dark-ink and a light-ink reading (or two orientations) claim the same place —
+    /// the counters of dark letters look like light text — the stronger one wins.
+    private func suppressOverlaps(_ blocks: [BlockCandidate]) -> [BlockCandidate] {
+        let sorted = blocks.sorted { $0.strength > $1.strength }
+        var kept: [BlockCandidate] = []
+        for b in sorted {
+            let clash = kept.contains { k in
+                guard let i = k.rect.intersection(b.rect) else { return false }
+                return i.area >= 0.4 * min(k.rect.area, b.rect.area)
+            }
+            if !clash { kept.append(b) }
+        }
+        return kept
+    }
+
+    /// Over busy art a paragraph often comes out in pieces (words touching the drawing are
+    /// lost); pieces with the same ink, type size and direction that sit where the next word or
+    /// line of one paragraph would are joined into one block.
+    private func mergeFragments(_ blocks: [BlockCandidate]) -> [BlockCandidate] {
+        var uf = UnionFind(blocks.count)
+        for i in blocks.indices {
+            for j in blocks.indices where j > i {
+                let a = blocks[i], b = blocks[j]
+                guard a.polarity == b.polarity, a.orientation == b.orientation, abs(a.inkGray - b.inkGray) <= 40,
+                      max(a.size, b.size) <= 1.6 * min(a.size, b.size) else { continue }
+                let t = max(a.size, b.size)
+                let horizontal = a.orientation == .horizontal
+                let (along, across) = horizontal
+                    ? (max(a.rect.minX, b.rect.minX) - min(a.rect.maxX, b.rect.maxX), max(a.rect.minY, b.rect.minY) - min(a.rect.maxY, b.rect.maxY))
+                    : (max(a.rect.minY, b.rect.minY) - min(a.rect.maxY, b.rect.maxY), max(a.rect.minX, b.rect.minX) - min(a.rect.maxX, b.rect.maxX))
+                // Next line (overlapping along the line) or next word (overlapping across it).
+                if (across <= parameters.lineGap * t && along < 0) || (across < -0.5 * t && along <= 2.5 * t) { uf.union(i, j) }
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for i in blocks.indices { groups[uf.find(i), default: []].append(i) }
+        return groups.sorted(by: { $0.key < $1.key }).map { _, m in
+            var b = blocks[m.max { blocks[$0].strength < blocks[$1].strength } ?? m[0]]
+            for i in m {
+                b.rect = b.rect.union(blocks[i].rect)
+                b.confidence = max(b.confidence, blocks[i].confidence)
+            }
+            b.componentCount = m.reduce(0) { $0 + blocks[$1].componentCount }
+            return b
+        }
+    }
+
+    private func assignRoles(_ blocks: [DetectedBlock], pageWidth: Int, pageHeight: Int) -> [DetectedBlock] {
+        let H = Double(pageHeight)
+        return blocks.map { b in
+            var b = b
+            let r = Rect(b.rect)
+            let nearEdge = r.midY > 0.86 * H || r.midY < 0.09 * H
+            if nearEdge && r.height < 0.045 * H && r.width < 0.12 * Double(pageWidth) && b.orientation == .horizontal {
+                b.role = .pageNumber
+            }
+            return b
+        }
+    }
+
+    /// Rows of blocks top to bottom; within a row (blocks whose vertical spans overlap by half)
+    /// in the book's direction. Page numbers come last.
+    private func readingOrder(_ blocks: [DetectedBlock], direction: ReadingDirection) -> [DetectedBlock] {
+        let body = blocks.filter { $0.role != .pageNumber }.sorted { $0.rect.y < $1.rect.y }
+        var rows: [[DetectedBlock]] = []
+        for b in body {
+            if var last = rows.last, let first = last.first {
+                let top = max(first.rect.y, b.rect.y)
+                let bottom = min(last.map { $0.rect.y + $0.rect.height }.max() ?? 0, b.rect.y + b.rect.height)
+                if bottom - top > min(first.rect.height, b.rect.height) / 2 {
+                    last.append(b)
+                    rows[rows.count - 1] = last
+                    continue
+                }
+            }
+            rows.append([b])
+        }
+        var out: [DetectedBlock] = []
+        for row in rows {
+            let s = row.sorted { direction == .leftToRight ? $0.rect.x < $1.rect.x : $0.rect.x + $0.rect.width > $1.rect.x + $1.rect.width }
+            out += s
+        }
+        out += blocks.filter { $0.role == .pageNumber }.sorted { $0.rect.x < $1.rect.x }
+        for i in out.indices { out[i].order = i }
+        return out
+    }
+}
+
+/// A block before full-resolution refinement, in working pixels.
+struct BlockCandidate {
+    var rect: Rect
+    var orientation: DetectedOrientation
+    var polarity: DetectedPolarity
+    var confidence: Double
+    var componentCount: Int
+    /// Mean working-resolution grey of the block's glyph components.
+    var inkGray: Double
+    /// The contrast level (1-based) whose mask the block was found in.
+    var level: UInt8
+    /// Median glyph size across the lines (height for horizontal text, width for vertical).
+    var size: Double
+    var strength: Double { confidence * Double(componentCount).squareRoot() * rect.area.squareRoot() }
+}

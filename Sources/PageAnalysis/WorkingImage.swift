@@ -1,0 +1,383 @@
+// The page reduced to grey at working resolution, its two binarizations, glyph-candidate
+// components, and the full-resolution refinement of finished blocks.
+
+import Dispatch
+import Geometry
+import Raster
+
+/// A connected component that could be a glyph (or a glyph part), with what the grouping needs.
+struct Glyph {
+    var minX: Double, minY: Double, maxX: Double, maxY: Double
+    var stroke: Double
+    var gray: Double
+    var holes: Int
+    var fill: Double
+    var width: Double { maxX - minX + 1 }
+    var height: Double { maxY - minY + 1 }
+    var cx: Double { (minX + maxX) / 2 }
+    var cy: Double { (minY + maxY) / 2 }
+}
+
+final class WorkingImage: @unchecked Sendable {
+    let page: Bitmap<RGBA8>
+    let factor: Int
+    let width: Int, height: Int
+    let parameters: AnalysisParameters
+    /// Working-resolution luma.
+    var gray: [UInt8]
+    /// Per polarity: nonzero where the pixel stands out from its local mean in that direction.
+    /// Per polarity, how many of the contrast levels each pixel passes (0 = none).
+    var masks: [DetectedPolarity: [UInt8]] = [:]
+    private var nearCache: [Int: [UInt8]] = [:]
+
+    init(page: Bitmap<RGBA8>, factor f: Int, parameters: AnalysisParameters) {
+        self.page = page
+        factor = f
+        self.parameters = parameters
+        width = page.width / f
+        height = page.height / f
+        let w = width, h = height, pw = page.width
+        var g = [UInt8](repeating: 0, count: w * h)
+        page.pixels.withUnsafeBufferPointer { src in
+            g.withUnsafeMutableBufferPointer { dst in
+                let d = dst
+                concurrentRows(h) { rows in
+                    let n = UInt32(f * f)
+                    for y in rows {
+                        for x in 0..<w {
+                            var s: UInt32 = 0
+                            for yy in 0..<f {
+                                let base = (y * f + yy) * pw + x * f
+                                for xx in 0..<f {
+                                    let p = src[base + xx]
+                                    s += (54 * UInt32(p.r) + 183 * UInt32(p.g) + 19 * UInt32(p.b)) >> 8
+                                }
+                            }
+                            d[y * w + x] = UInt8(s / n)
+                        }
+                    }
+                }
+            }
+        }
+        gray = g
+        binarize()
+    }
+
+    /// Local-mean thresholding in both directions from one integral image. A fixed contrast
+    /// margin (not one scaled by local variance) keeps text over busy art, whose neighbourhood
+    /// variance is high; the component filters deal with the art that passes too.
+    private func binarize() {
+        let w = width, h = height
+        let r = max(4, parameters.windowRadius * height / max(1, min(height, parameters.workingHeight)))
+        var integral = [Int](repeating: 0, count: (w + 1) * (h + 1))
+        gray.withUnsafeBufferPointer { g in
+            integral.withUnsafeMutableBufferPointer { ii in
+                for y in 0..<h {
+                    var rowSum = 0
+                    for x in 0..<w {
+                        rowSum += Int(g[y * w + x])
+                        ii[(y + 1) * (w + 1) + x + 1] = ii[y * (w + 1) + x + 1] + rowSum
+                    }
+                }
+            }
+        }
+        var dark = [UInt8](repeating: 0, count: w * h)
+        var light = [UInt8](repeating: 0, count: w * h)
+        let contrast = parameters.minimumContrast
+        let strong = max(contrast, parameters.strongContrast)
+        let floor = parameters.deepInkContrast
+        let deep = Int(parameters.deepInkRatio * 100)
+        gray.withUnsafeBufferPointer { g in
+            integral.withUnsafeBufferPointer { ii in
+                dark.withUnsafeMutableBufferPointer { dk in
+                    light.withUnsafeMutableBufferPointer { lt in
+                        let dk = dk, lt = lt
+                        concurrentRows(h) { rows in
+                            for y in rows {
+                                let y0 = max(0, y - r), y1 = min(h, y + r + 1)
+                                for x in 0..<w {
+                                    let x0 = max(0, x - r), x1 = min(w, x + r + 1)
+                                    let n = (y1 - y0) * (x1 - x0)
+                                    let s = ii[y1 * (w + 1) + x1] - ii[y0 * (w + 1) + x1] - ii[y1 * (w + 1) + x0] + ii[y0 * (w + 1) + x0]
+                                    let v = Int(g[y * w + x]) * n
+                                    // Bit 1: contrast; bit 2: strong contrast; bit 4: deep ink —
+                                    // far darker (lighter) than the neighbourhood relative to its
+                                    // own level, which holds for dark type on a dark sky too.
+                                    var d: UInt8 = 0, l: UInt8 = 0
+                                    if v < s - floor * n {
+                                        if v < s - contrast * n { d |= 1 }
+                                        if v < s - strong * n { d |= 2 }
+                                        if v * 100 <= s * deep { d |= 4 }
+                                    } else if v > s + floor * n {
+                                        if v > s + contrast * n { l |= 1 }
+                                        if v > s + strong * n { l |= 2 }
+                                        if (255 * n - v) * 100 <= (255 * n - s) * deep { l |= 4 }
+                                    }
+                                    dk[y * w + x] = d
+                                    lt[y * w + x] = l
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        masks[.darkOnLight] = dark
+        masks[.lightOnDark] = light
+    }
+
+    /// 3×3 erosion of the pixels at or above `level`, as a 0/1 mask.
+    private func erode(_ m: [UInt8], level: UInt8) -> [UInt8] {
+        let w = width, h = height
+        var rows = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let r = y * w
+            for x in 1..<max(1, w - 1) where m[r + x] & level != 0 && m[r + x - 1] & level != 0 && m[r + x + 1] & level != 0 { rows[r + x] = 1 }
+        }
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 1..<max(1, h - 1) {
+            let r = y * w
+            for x in 0..<w where rows[r + x] != 0 && rows[r - w + x] != 0 && rows[r + w + x] != 0 { out[r + x] = 1 }
+        }
+        return out
+    }
+
+    /// 3×3 dilation: where a full-resolution pixel may still be ink (the working mask is coarser).
+    private func dilated(_ m: [UInt8], level: UInt8) -> [UInt8] {
+        let w = width, h = height
+        var rows = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let r = y * w
+            for x in 0..<w where m[r + x] & level != 0 || (x > 0 && m[r + x - 1] & level != 0) || (x + 1 < w && m[r + x + 1] & level != 0) { rows[r + x] = 1 }
+        }
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            let r = y * w
+            for x in 0..<w where rows[r + x] != 0 || (y > 0 && rows[r - w + x] != 0) || (y + 1 < h && rows[r + w + x] != 0) { out[r + x] = 1 }
+        }
+        return out
+    }
+
+    /// Components of one polarity's mask that could be glyphs.
+    ///
+    /// With `eroded`, components are seeded from the mask eroded by one working pixel and then
+    /// grown back by one pixel inside the mask: glyphs keep their shape but come loose from the
+    /// thinner art outlines they touch when text is printed over a drawing.
+    func candidates(polarity: DetectedPolarity, level: UInt8, eroded: Bool = false) -> [Glyph] {
+        guard let m = masks[polarity] else { return [] }
+        let w = width, h = height
+        let seeds = eroded ? erode(m, level: level) : m
+        let seedLevel: UInt8 = eroded ? 1 : level
+        let labeling = seeds.withUnsafeBufferPointer { mb in
+            gray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: seedLevel, gray: gb, width: w, height: h) }
+        }
+        var labels = [Int32](repeating: 0, count: w * h)
+        for run in labeling.runs {
+            let base = Int(run.y) * w
+            for x in Int(run.x0)...Int(run.x1) { labels[base + x] = run.component + 1 }
+        }
+        if eroded {
+            let cores = labels
+            for y in 0..<h {
+                for x in 0..<w where m[y * w + x] & level != 0 && cores[y * w + x] == 0 {
+                    search: for yy in max(0, y - 1)...min(h - 1, y + 1) {
+                        for xx in max(0, x - 1)...min(w - 1, x + 1) where cores[yy * w + xx] != 0 {
+                            labels[y * w + x] = cores[yy * w + xx]
+                            break search
+                        }
+                    }
+                }
+            }
+        }
+        let comps = componentStats(labels: labels, count: labeling.components.count)
+
+        let minSize = parameters.minimumCharacterSize
+        let maxSize = Int(parameters.maximumCharacterFraction * Double(h))
+        var keep = [Int32](repeating: 0, count: comps.count + 1)
+        var kept: [Component] = []
+        for (i, c) in comps.enumerated() where c.area > 0 {
+            let cw = c.width, ch = c.height
+            guard max(cw, ch) >= minSize, min(cw, ch) >= 2, cw <= maxSize * 3, ch <= maxSize * 3 else { continue }
+            guard min(cw, ch) <= maxSize else { continue }
+            guard c.area >= 10 else { continue }
+            let fill = c.fill
+            guard fill >= 0.08, fill <= 0.95 else { continue }
+            let sw = c.strokeWidth
+            // A glyph is drawn with strokes: thick relative to its size means a blob or a patch.
+            guard sw <= 0.36 * Double(max(cw, ch)) + 1, sw <= Double(maxSize) / 4 else { continue }
+            // Bars — no wider than about two strokes either way — are left out of the grouping:
+            // they are grass blades, hatching, pickets and rays far more often than they are an
+            // l or an i, and a glyph left out still lies inside its block's box.
+            // Strokes one or two pixels wide all measure 2 (every pixel is on the boundary), so small
+            // print gets a fixed minimum instead.
+            guard Double(min(cw, ch)) >= (sw < 2.5 ? 4 : parameters.barFactor * sw + 1) else { continue }
+            kept.append(c)
+            keep[i + 1] = Int32(kept.count)
+        }
+        // Holes need the label image of the kept components only.
+        for i in labels.indices where labels[i] != 0 { labels[i] = keep[Int(labels[i])] }
+        let holes = labels.withUnsafeBufferPointer { HoleCounter.holes(labels: $0, width: w, height: h, componentCount: kept.count) }
+        return kept.enumerated().map { i, c in
+            Glyph(minX: Double(c.minX), minY: Double(c.minY), maxX: Double(c.maxX), maxY: Double(c.maxY),
+                  stroke: c.strokeWidth, gray: c.meanGray, holes: Int(holes[i]), fill: c.fill)
+        }
+    }
+
+    /// Box, area, boundary and grey sum of every label (1...count) in a label image.
+    private func componentStats(labels: [Int32], count: Int) -> [Component] {
+        let w = width, h = height
+        var comps = [Component](repeating: Component(minX: .max, minY: .max, maxX: -1, maxY: -1), count: count)
+        labels.withUnsafeBufferPointer { lb in
+            gray.withUnsafeBufferPointer { g in
+                comps.withUnsafeMutableBufferPointer { c in
+                    for y in 0..<h {
+                        let r = y * w
+                        for x in 0..<w {
+                            let l = lb[r + x]
+                            guard l != 0 else { continue }
+                            let i = Int(l) - 1
+                            let x32 = Int32(x), y32 = Int32(y)
+                            if x32 < c[i].minX { c[i].minX = x32 }
+                            if x32 > c[i].maxX { c[i].maxX = x32 }
+                            if y32 < c[i].minY { c[i].minY = y32 }
+                            if y32 > c[i].maxY { c[i].maxY = y32 }
+                            c[i].area += 1
+                            c[i].graySum += Int64(g[r + x])
+                            if x == 0 || x == w - 1 || y == 0 || y == h - 1 || lb[r + x - 1] != l || lb[r + x + 1] != l
+                                || lb[r - w + x] != l || lb[r + w + x] != l
+                            {
+                                c[i].boundary += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return comps
+    }
+
+    /// Grows a one-line horizontal block sideways through its own band. Over a drawing, words
+    /// touching the art merge with it into components too big to be glyphs, so a line is often
+    /// found only in pieces. Inside a band just taller than the line, the art that crosses it
+    /// (pickets, legs, stems) is cut into slivers, and what it touched becomes glyph-sized
+    /// again; glyph-sized pieces next to the line extend it.
+    func extendLine(_ b: BlockCandidate) -> BlockCandidate {
+        let t = b.size
+        guard b.orientation == .horizontal, t >= 3, b.rect.height <= 2.2 * t, let m = masks[b.polarity] else { return b }
+        let y0 = max(0, Int(b.rect.minY - 0.25 * t)), y1 = min(height, Int(b.rect.maxY + 0.25 * t) + 1)
+        let x0 = max(0, Int(b.rect.minX - 12 * t)), x1 = min(width, Int(b.rect.maxX + 12 * t) + 1)
+        let bw = x1 - x0, bh = y1 - y0
+        guard bw > 0, bh > 2 else { return b }
+        var band = [UInt8](repeating: 0, count: bw * bh), bandGray = [UInt8](repeating: 0, count: bw * bh)
+        for y in 0..<bh {
+            for x in 0..<bw {
+                band[y * bw + x] = m[(y + y0) * width + x + x0]
+                bandGray[y * bw + x] = gray[(y + y0) * width + x + x0]
+            }
+        }
+        let labeling = band.withUnsafeBufferPointer { mb in
+            bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: b.level, gray: gb, width: bw, height: bh) }
+        }
+        var pieces: [Rect] = []
+        for c in labeling.components {
+            let cw = Double(c.width), ch = Double(c.height)
+            // Art crossing the band is cut to slivers, which the bar test below drops; a letter
+            // still joined to such a sliver is kept.
+            if c.minY == 0 && Int(c.maxY) == bh - 1 && c.fill > 0.85 { continue }
+            guard ch >= 0.5 * t, cw >= 2, cw <= 6 * t, c.area >= 8 else { continue }
+            guard min(cw, ch) >= (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1) else { continue }
+            guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
+            pieces.append(Rect(x: Double(Int(c.minX) + x0), y: Double(Int(c.minY) + y0), width: cw, height: ch))
+        }
+        var rect = b.rect
+        var grown = true
+        while grown {
+            grown = false
+            for p in pieces where !(p.minX >= rect.minX && p.maxX <= rect.maxX) {
+                let gap = p.minX >= rect.maxX ? p.minX - rect.maxX : (p.maxX <= rect.minX ? rect.minX - p.maxX : 0)
+                guard gap <= 1.2 * t else { continue }
+                rect = Rect(x: min(rect.minX, p.minX), y: rect.minY, width: max(rect.maxX, p.maxX) - min(rect.minX, p.minX), height: rect.height)
+                grown = true
+            }
+        }
+        var out = b
+        out.rect = rect
+        return out
+    }
+
+    /// Full-resolution box, ink mask and colours of a block; nil when no ink is found there.
+    func refine(_ b: BlockCandidate, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
+        let f = factor, W = page.width, H = page.height
+        guard let m = masks[b.polarity] else { return nil }
+        let key = b.polarity == .darkOnLight ? Int(b.level) : 100 + Int(b.level)
+        let near = nearCache[key] ?? dilated(m, level: b.level)
+        nearCache[key] = near
+        let pad = 2 * f + 2
+        let x0 = max(0, Int(b.rect.minX) * f - pad), y0 = max(0, Int(b.rect.minY) * f - pad)
+        let x1 = min(W, Int(b.rect.maxX) * f + pad), y1 = min(H, Int(b.rect.maxY) * f + pad)
+        guard x1 > x0, y1 > y0 else { return nil }
+        let dark = b.polarity == .darkOnLight
+
+        // Background level: the paper side of the block's grey distribution at working res.
+        var hist = [Int](repeating: 0, count: 256)
+        let wx0 = x0 / f, wx1 = min(width, (x1 + f - 1) / f), wy0 = y0 / f, wy1 = min(height, (y1 + f - 1) / f)
+        var total = 0
+        for y in wy0..<wy1 { for x in wx0..<wx1 where m[y * width + x] == 0 { hist[Int(gray[y * width + x])] += 1; total += 1 } }
+        guard total > 0 else { return nil }
+        var acc = 0, median = 128
+        for v in 0..<256 { acc += hist[v]; if acc * 2 >= total { median = v; break } }
+        let bg = Double(median), ink = b.inkGray
+        guard abs(bg - ink) >= 8 else { return nil }
+        // Ink wherever at least ~30% of the way from paper to ink: keeps the anti-aliased edge.
+        let t = ink + 0.7 * (bg - ink)
+
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        var inkSum = (0, 0, 0, 0), bgSum = (0, 0, 0, 0)
+        let core = ink + 0.35 * (bg - ink)
+        page.pixels.withUnsafeBufferPointer { src in
+            inkMask.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in y0..<y1 {
+                    let nearRow = min(height - 1, y / f) * width
+                    for x in x0..<x1 {
+                        let p = src[y * W + x]
+                        let g = Double((54 * Int(p.r) + 183 * Int(p.g) + 19 * Int(p.b)) >> 8)
+                        let isNear = near[nearRow + min(width - 1, x / f)] != 0
+                        let isInk = (dark ? g <= t : g >= t) && isNear
+                        if isInk {
+                            dst[y * W + x] = 255
+                            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                            if dark ? g <= core : g >= core {
+                                inkSum.0 += Int(p.r); inkSum.1 += Int(p.g); inkSum.2 += Int(p.b); inkSum.3 += 1
+                            }
+                        } else if !isNear {
+                            bgSum.0 += Int(p.r); bgSum.1 += Int(p.g); bgSum.2 += Int(p.b); bgSum.3 += 1
+                        }
+                    }
+                }
+            }
+        }
+        guard maxX >= minX, maxY >= minY else { return nil }
+        func mean(_ s: (Int, Int, Int, Int), _ fallback: Double) -> RGBA8 {
+            guard s.3 > 0 else { return RGBA8(gray: UInt8(max(0, min(255, fallback)))) }
+            return RGBA8(r: UInt8(s.0 / s.3), g: UInt8(s.1 / s.3), b: UInt8(s.2 / s.3))
+        }
+        return DetectedBlock(
+            rect: PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1),
+            orientation: b.orientation, polarity: b.polarity, inkColor: mean(inkSum, ink), backgroundColor: mean(bgSum, bg),
+            confidence: b.confidence, role: .body, order: 0)
+    }
+}
+
+/// Runs `body` over disjoint row ranges of `0..<rows` on all cores.
+func concurrentRows(_ rows: Int, _ body: (Range<Int>) -> Void) {
+    let chunks = min(rows, 8)
+    guard chunks > 1 else { body(0..<rows); return }
+    // Dispatch wants a Sendable closure; `body` only writes rows of its own range and does not
+    // outlive this call.
+    withoutActuallyEscaping(body) { body in
+        nonisolated(unsafe) let body = body
+        DispatchQueue.concurrentPerform(iterations: chunks) { i in
+            body(rows * i / chunks..<rows * (i + 1) / chunks)
+        }
+    }
+}

@@ -1,0 +1,270 @@
+import ArgumentParser
+import BookModel
+import Codecs
+import Dispatch
+import Foundation
+import Geometry
+import PageAnalysis
+import Raster
+
+/// `picturebook analyze`: find the text blocks on every page scan and record them in book.json.
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Detect the text blocks on every page scan and record them in book.json.",
+        discussion: """
+            BOOK-DIR holds page scans (PNG or JPEG) and maybe a book.json. Without one, a book is \
+            made from the scans in natural order (p2 before p10). Detected boxes are written with \
+            source "detected"; boxes and text a librarian entered are kept, and a detected box that \
+            overlaps a librarian box is dropped in its favour. --replace discards every old box.
+
+            Examples:
+              picturebook analyze Books/salmas-red-kite
+              picturebook analyze scans/ --json --dry-run | jq '.pages[].detected | length'
+            """)
+
+    @Argument(help: ArgumentHelp("Book folder (scans, maybe a book.json).", valueName: "book-dir"), completion: .directory)
+    var book: String
+
+    @Flag(help: "Print the detected boxes (and per-page timings) as JSON on stdout.")
+    var json = false
+
+    @Flag(help: "Discard every existing text box, librarian-entered ones included.")
+    var replace = false
+
+    @Flag(name: .customLong("dry-run"), help: "Do not write book.json.")
+    var dryRun = false
+
+    @Option(help: "Pages analysed at once (each page also splits its own work across the cores).")
+    var jobs: Int = 2
+
+    @Option(help: "Language of the printed text, for a book.json made from a bare folder.")
+    var language: String = "en"
+
+    @Option(help: ArgumentHelp("Also write each page with its detected boxes and ink mask drawn on it, as JPEG, into this folder.", valueName: "dir"))
+    var draw: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override a detector parameter, NAME=VALUE (for tuning; see AnalysisParameters).", visibility: .hidden))
+    var overrides: [String] = []
+
+    func run() throws {
+        var parameters = AnalysisParameters()
+        for o in overrides {
+            let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, let v = Double(kv[1]), parameters.set(kv[0], to: v) else {
+                Console.error("analyze: --set expects NAME=NUMBER with a parameter of AnalysisParameters, got '\(o)'")
+                throw ExitCode(2)
+            }
+        }
+        guard jobs >= 1 && jobs <= 64 else {
+            Console.error("analyze: --jobs must be 1...64, got \(jobs)")
+            throw ExitCode(2)
+        }
+        let directory = book
+        var model: Book
+        do {
+            if BookDirectory.containsBook(directory) {
+                model = try Book.load(directory: directory, imageSize: pageImageSizeReader()).book
+            } else {
+                model = try Book.make(fromImagesIn: directory, languages: [language], imageSize: { path in
+                    guard let info = try? ImageDecoder.info(file: path) else { return nil }
+                    return (info.orientedWidth, info.orientedHeight)
+                })
+            }
+        } catch {
+            Console.error("analyze: \(error.description)")
+            throw ExitCode(2)
+        }
+
+        let direction: PageAnalyzer.ReadingDirection = model.readingDirection == .rightToLeft ? .rightToLeft : .leftToRight
+        let analyzer = PageAnalyzer(parameters: parameters)
+        let pages = model.pages
+        let progress = Progress("analyze", total: pages.count, enabled: !json)
+        let results = ResultSlots(count: pages.count)
+        let next = Counter()
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, pages.count))) { _ in
+            while true {
+                let i = next.take()
+                guard i < pages.count else { return }
+                let path = BookDirectory.imagePath(of: pages[i], in: directory)
+                do {
+                    let bitmap = try ImageDecoder.decode(file: path)
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let analysis = analyzer.analyze(bitmap, readingDirection: direction)
+                    let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                    if let draw {
+                        let name = (pages[i].image as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "_")
+                        try? FileManager.default.createDirectory(atPath: draw, withIntermediateDirectories: true)
+                        try JPEGEncoder.write(overlay(bitmap, analysis), to: draw + "/" + name + ".jpg")
+                    }
+                    results.set(i, .success(PageResult(blocks: analysis.blocks, width: bitmap.width, height: bitmap.height, milliseconds: ms)))
+                } catch {
+                    results.set(i, .failure(AnalyzeError.unreadableScan(path: path, reason: "\(error)")))
+                }
+                progress.advance(pages[i].image)
+            }
+        }
+        progress.finish()
+
+        var report: [PageReport] = []
+        var failures = 0
+        for (i, slot) in results.all.enumerated() {
+            switch slot {
+            case .failure(let e)?:
+                Console.error("analyze: \(e.description)")
+                failures += 1
+            case .success(let r)?:
+                if r.width != model.pages[i].width || r.height != model.pages[i].height {
+                    Console.warning("analyze: \(model.pages[i].image) is \(r.width)×\(r.height) but book.json says \(model.pages[i].width)×\(model.pages[i].height); boxes are in the scan's pixels")
+                }
+                let (page, added, kept) = merge(r.blocks, into: model.pages[i], pageIndex: i)
+                model.pages[i] = page
+                report.append(PageReport(image: page.image, width: r.width, height: r.height,
+                                         milliseconds: (r.milliseconds * 10).rounded() / 10,
+                                         detected: added.map(BoxReport.init), keptBoxes: kept))
+            case nil:
+                failures += 1
+            }
+        }
+        if !dryRun {
+            do { try model.save(directory: directory) } catch {
+                Console.error("analyze: \(error.description)")
+                throw ExitCode.failure
+            }
+        }
+        let times = report.map(\.milliseconds).sorted()
+        let medianMs = times.isEmpty ? 0 : times[times.count / 2]
+        if json {
+            try Console.json(Report(book: directory, pages: report, medianMilliseconds: medianMs))
+        } else {
+            let boxes = report.reduce(0) { $0 + $1.detected.count }
+            Console.err(String(format: "analyze: %d pages, %d text boxes detected, median %.1f ms/page%@", report.count, boxes, medianMs,
+                               dryRun ? " (book.json not written: --dry-run)" : " → \(BookDirectory.manifestPath(in: directory))"))
+        }
+        if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Detected boxes replace earlier detected boxes; librarian boxes stay, and win over any
+    /// detection that overlaps them.
+    private func merge(_ blocks: [DetectedBlock], into page: Page, pageIndex: Int) -> (Page, [TextBox], Int) {
+        var page = page
+        let kept = replace ? [] : page.textBoxes.filter(\.isLibrarianOwned)
+        var ids = Set(kept.map(\.id))
+        let orderBase = (kept.compactMap(\.order).max() ?? -1) + 1
+        var added: [TextBox] = []
+        for b in blocks {
+            let r = Rect(b.rect)
+            let overlapsLibrarian = kept.contains { k in
+                guard let i = Rect(k.rect).intersection(r) else { return false }
+                return i.area >= 0.5 * min(Rect(k.rect).area, r.area)
+            }
+            if overlapsLibrarian { continue }
+            var n = added.count + 1
+            var id = String(format: "p%03d-d%d", pageIndex + 1, n)
+            while ids.contains(id) { n += 1; id = String(format: "p%03d-d%d", pageIndex + 1, n) }
+            ids.insert(id)
+            added.append(TextBox(
+                id: id, rect: b.rect, role: b.role == .pageNumber ? .pageNumber : .body,
+                order: orderBase + b.order, orientation: b.orientation == .vertical ? .vertical : .horizontal,
+                polarity: b.polarity == .lightOnDark ? .lightOnDark : .darkOnLight,
+                inkColor: RGBColor(red: b.inkColor.r, green: b.inkColor.g, blue: b.inkColor.b),
+                backgroundColor: RGBColor(red: b.backgroundColor.r, green: b.backgroundColor.g, blue: b.backgroundColor.b),
+                confidence: (b.confidence * 1000).rounded() / 1000, source: .detected))
+        }
+        page.textBoxes = kept + added
+        return (page, added, kept.count)
+    }
+}
+
+/// The page with its ink mask tinted red and every box outlined: green dark-on-light body text,
+/// orange light-on-dark, magenta vertical, blue page numbers.
+private func overlay(_ page: Bitmap<RGBA8>, _ analysis: PageAnalysis) -> Bitmap<RGBA8> {
+    var out = page
+    for i in out.pixels.indices where analysis.inkMask.pixels[i] != 0 {
+        let p = out.pixels[i]
+        out.pixels[i] = RGBA8(r: UInt8((Int(p.r) + 255) / 2), g: UInt8(Int(p.g) / 2), b: UInt8(Int(p.b) / 2))
+    }
+    let t = max(2, page.width / 300)
+    for b in analysis.blocks {
+        let c: RGBA8 = b.role == .pageNumber ? RGBA8(r: 30, g: 80, b: 255)
+            : b.orientation == .vertical ? RGBA8(r: 230, g: 0, b: 200)
+            : b.polarity == .lightOnDark ? RGBA8(r: 255, g: 140, b: 0) : RGBA8(r: 0, g: 190, b: 40)
+        let r = b.rect
+        let x0 = max(0, r.x - t), y0 = max(0, r.y - t)
+        let x1 = min(page.width, r.x + r.width + t), y1 = min(page.height, r.y + r.height + t)
+        out.fill(PixelRect(x: x0, y: y0, width: x1 - x0, height: t), with: c)
+        out.fill(PixelRect(x: x0, y: y1 - t, width: x1 - x0, height: t), with: c)
+        out.fill(PixelRect(x: x0, y: y0, width: t, height: y1 - y0), with: c)
+        out.fill(PixelRect(x: x1 - t, y: y0, width: t, height: y1 - y0), with: c)
+    }
+    return out
+}
+
+enum AnalyzeError: Error, CustomStringConvertible {
+    case unreadableScan(path: String, reason: String)
+    var description: String {
+        switch self {
+        case .unreadableScan(let p, let r): return "\(p): cannot read the scan: \(r)"
+        }
+    }
+}
+
+private struct PageResult: Sendable {
+    var blocks: [DetectedBlock]
+    var width: Int, height: Int
+    var milliseconds: Double
+}
+
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [Result<PageResult, AnalyzeError>?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: Result<PageResult, AnalyzeError>) { lock.withLock { slots[i] = r } }
+    var all: [Result<PageResult, AnalyzeError>?] { lock.withLock { slots } }
+}
+
+private final class Counter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func take() -> Int { lock.withLock { defer { value += 1 }; return value } }
+}
+
+private struct Report: Encodable {
+    var book: String
+    var pages: [PageReport]
+    var medianMilliseconds: Double
+}
+
+private struct PageReport: Encodable {
+    var image: String
+    var width: Int, height: Int
+    /// Analysis time for this page (decoding excluded).
+    var milliseconds: Double
+    var detected: [BoxReport]
+    /// Librarian boxes kept from the existing book.json.
+    var keptBoxes: Int
+}
+
+private struct BoxReport: Encodable {
+    struct R: Encodable { var x, y, width, height: Int }
+    var id: String
+    var rect: R
+    var role: String
+    var orientation: String
+    var polarity: String
+    var inkColor: String
+    var backgroundColor: String
+    var confidence: Double
+    var order: Int
+
+    init(_ b: TextBox) {
+        id = b.id
+        rect = R(x: b.rect.x, y: b.rect.y, width: b.rect.width, height: b.rect.height)
+        role = b.role?.rawValue ?? "body"
+        orientation = b.orientation?.rawValue ?? "horizontal"
+        polarity = b.polarity?.rawValue ?? "darkOnLight"
+        inkColor = b.inkColor?.hex ?? ""
+        backgroundColor = b.backgroundColor?.hex ?? ""
+        confidence = b.confidence ?? 0
+        order = b.order ?? 0
+    }
+}

@@ -1,0 +1,264 @@
+// Page analysis on generated pages with known truth: the committed sample books (Books/, made by
+// the generator with truth.json) and pages rendered here from the generator. The pages are real
+// scans as far as the detector knows: JPEG, scan wear, art with fences, grass and stripes.
+import BookModel
+import Codecs
+import Foundation
+import Generator
+import Geometry
+@testable import PageAnalysis
+import Raster
+import Testing
+
+enum Fixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static func book(_ name: String) -> String { root + "/Books/" + name }
+
+    static func truth(_ book: String) throws -> CorpusTruth {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.book(book) + "/truth.json"))
+        return try JSONDecoder().decode(CorpusTruth.self, from: data)
+    }
+
+    static func page(_ book: String, _ number: Int) throws -> (Bitmap<RGBA8>, PageTruth) {
+        let t = try truth(book)
+        let p = try #require(t.pages.first { $0.number == number })
+        return (try ImageDecoder.decode(file: Fixtures.book(book) + "/" + p.image), p)
+    }
+}
+
+/// A rendered page as the benchmark sees it: JPEG-compressed at the page's scan quality.
+func scanned(_ page: GeneratedPage) throws -> Bitmap<RGBA8> {
+    let bytes = try JPEGEncoder.encode(page.image, options: JPEGEncodeOptions(quality: page.truth.degradation.jpegQuality, optimizeCoding: true))
+    return try ImageDecoder.decode(bytes, name: "page-\(page.truth.number).jpg")
+}
+
+/// Fraction of `truth` covered by the union of `boxes` (the benchmark's "found" measure).
+func coverage(of truth: PixelRect, by boxes: [PixelRect]) -> Double {
+    guard truth.width > 0, truth.height > 0 else { return 0 }
+    var covered = [Bool](repeating: false, count: truth.width * truth.height)
+    for b in boxes {
+        guard let i = b.intersection(truth) else { continue }
+        for y in i.minY..<i.maxY { for x in i.minX..<i.maxX { covered[(y - truth.y) * truth.width + x - truth.x] = true } }
+    }
+    return Double(covered.filter { $0 }.count) / Double(covered.count)
+}
+
+@Suite struct PlacementStyles {
+    /// Each style as it appears in a committed sample book: the page and the block's truth index.
+    static let cases: [(PlacementStyle, String, Int)] = [
+        (.margin, "salmas-red-kite", 2),
+        (.sky, "salmas-red-kite", 1),
+        (.panel, "salmas-red-kite", 4),
+        (.lightOnDark, "good-morning-farm", 10),
+    ]
+
+    @Test(arguments: cases.indices)
+    func styleIsFound(_ i: Int) throws {
+        let (style, book, number) = Self.cases[i]
+        let (image, truth) = try Fixtures.page(book, number)
+        let analysis = PageAnalyzer().analyze(image)
+        let blocks = truth.textBoxes.filter { $0.placement == style && $0.role != .pageNumber }
+        try #require(!blocks.isEmpty, "page \(number) of \(book) has no \(style) block")
+        for b in blocks {
+            let c = coverage(of: b.rect, by: analysis.blocks.map(\.rect))
+            #expect(c >= 0.8, "\(style) block \(b.id) (\(b.language)) covered \(c)")
+        }
+        if style == .lightOnDark {
+            #expect(analysis.blocks.contains { $0.polarity == .lightOnDark })
+        }
+    }
+
+    /// Text directly over art, generated here: a mixed-difficulty page whose text the
+    /// generator set over fences, grass and stripes (seed 1001, page 8: English and Arabic).
+    @Test func overArtIsFound() throws {
+        let plan = try PageGenerator.plan(GeneratorOptions(seed: 1_001, pageCount: 12, width: 1600, height: 2000, difficulty: .mixed))
+        let pages = try PageGenerator.render(plan, unit: 6)
+        let page = try #require(pages.first { $0.truth.number == 8 })
+        let analysis = PageAnalyzer().analyze(try scanned(page))
+        let overArt = page.truth.textBoxes.filter { $0.placement == .overArt && $0.role == .body }
+        try #require(overArt.count == 2)
+        for b in overArt {
+            #expect(coverage(of: b.rect, by: analysis.blocks.map(\.rect)) >= 0.8, "overArt block \(b.id) (\(b.language))")
+        }
+    }
+}
+
+@Suite struct FalseDetections {
+    /// Illustration-only pages of the standard corpus (seed 1001 page 2, 1004 page 10): houses,
+    /// fences, grass, hatching, bunting — and no text, so no boxes.
+    @Test(arguments: [(1_001, 1), (1_002, 1)])
+    func noBoxesOnIllustrationOnlyPages(_ seed: Int, _ unit: Int) throws {
+        let plan = try PageGenerator.plan(GeneratorOptions(seed: UInt64(seed), pageCount: 12, width: 1600, height: 2000, difficulty: .mixed))
+        let pages = try PageGenerator.render(plan, unit: unit)
+        let page = try #require(pages.first)
+        try #require(page.truth.illustrationOnly, "seed \(seed) unit \(unit) is not illustration-only")
+        let analysis = PageAnalyzer().analyze(try scanned(page))
+        #expect(analysis.blocks.isEmpty, "boxes at \(analysis.blocks.map(\.rect))")
+        #expect(!analysis.inkMask.pixels.contains { $0 != 0 })
+    }
+}
+
+@Suite struct Scripts {
+    @Test func mongolianColumnIsOneVerticalBlock() throws {
+        let (image, truth) = try Fixtures.page("little-horse", 1)
+        let column = try #require(truth.textBoxes.first { $0.language == "mn-Mong" })
+        let analysis = PageAnalyzer().analyze(image)
+        let hits = analysis.blocks.filter { b in
+            guard let i = b.rect.intersection(column.rect) else { return false }
+            return i.width * i.height > 0
+        }
+        #expect(hits.count == 1, "\(hits.count) blocks on the column")
+        let block = try #require(hits.first)
+        #expect(block.orientation == .vertical)
+        #expect(coverage(of: column.rect, by: [block.rect]) >= 0.8)
+    }
+
+    /// English with its Arabic translation under it: two boxes, one per language.
+    @Test(arguments: [2, 5, 7])
+    func bilingualPageYieldsSeparateBoxes(_ number: Int) throws {
+        let (image, truth) = try Fixtures.page("salmas-red-kite", number)
+        let en = try #require(truth.textBoxes.first { $0.language == "en" && $0.role == .body })
+        let ar = try #require(truth.textBoxes.first { $0.language == "ar" && $0.role == .body })
+        let analysis = PageAnalyzer().analyze(image)
+        let onEn = analysis.blocks.filter { coverage(of: $0.rect, by: [en.rect]) > 0.5 }
+        let onAr = analysis.blocks.filter { coverage(of: $0.rect, by: [ar.rect]) > 0.5 }
+        #expect(onEn.count == 1 && onAr.count == 1)
+        #expect(Set(onEn.map(\.rect)).isDisjoint(with: onAr.map(\.rect)), "one box spans both languages")
+        #expect(coverage(of: en.rect, by: onEn.map(\.rect)) >= 0.8)
+        #expect(coverage(of: ar.rect, by: onAr.map(\.rect)) >= 0.7)
+    }
+}
+
+@Suite struct BlockProperties {
+    @Test func inkMaskColoursOrderAndRoles() throws {
+        let (image, truth) = try Fixtures.page("salmas-red-kite", 2)
+        let analysis = PageAnalyzer().analyze(image)
+        #expect(analysis.inkMask.width == image.width && analysis.inkMask.height == image.height)
+        #expect(analysis.blocks.map(\.order) == Array(analysis.blocks.indices))
+        for b in analysis.blocks {
+            // Ink only inside its blocks, and it is dark where the text is dark.
+            #expect(b.polarity == .darkOnLight)
+            #expect(Int(b.inkColor.luma) + 60 < Int(b.backgroundColor.luma), "ink \(b.inkColor) on \(b.backgroundColor)")
+            #expect(b.confidence > 0 && b.confidence <= 1)
+        }
+        var outside = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width where analysis.inkMask[x, y] != 0 {
+                if !analysis.blocks.contains(where: { Rect($0.rect).contains(Point(x: Double(x) + 0.5, y: Double(y) + 0.5)) }) { outside += 1 }
+            }
+        }
+        #expect(outside == 0)
+        // Body text reads top to bottom; the page number comes last.
+        let body = analysis.blocks.filter { $0.role == .body }
+        #expect(body.count >= 2)
+        #expect(zip(body, body.dropFirst()).allSatisfy { $0.rect.y <= $1.rect.y })
+        if let number = truth.textBoxes.first(where: { $0.role == .pageNumber }),
+           let hit = analysis.blocks.first(where: { coverage(of: number.rect, by: [$0.rect]) > 0.8 })
+        {
+            #expect(hit.role == .pageNumber)
+        }
+    }
+
+    @Test func blankPageHasNoBlocks() {
+        let page = Bitmap<RGBA8>(width: 600, height: 800, fill: RGBA8(r: 245, g: 240, b: 228))
+        let analysis = PageAnalyzer().analyze(page)
+        #expect(analysis.blocks.isEmpty)
+        #expect(PageAnalyzer().analyze(Bitmap<RGBA8>(width: 3, height: 3, fill: .white)).blocks.isEmpty)
+    }
+
+    @Test func parametersCanBeSetByName() {
+        var p = AnalysisParameters()
+        let known = p.set("minimumContrast", to: 50)
+        let unknown = p.set("noSuchParameter", to: 1)
+        #expect(known)
+        #expect(p.minimumContrast == 50)
+        #expect(!unknown)
+    }
+}
+
+/// `picturebook analyze` end to end: the built executable on a copy of a sample book.
+@Suite struct AnalyzeCommand {
+    static let executable: URL = {
+        var dir = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("picturebook").path), dir.path != "/" {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("picturebook")
+    }()
+
+    func run(_ args: [String]) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = Self.executable
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A copy of the first `pages` scans of a sample book (with its book.json trimmed to them).
+    func copyOfBook(_ name: String, pages: Int, manifest: Bool) throws -> String {
+        let dir = NSTemporaryDirectory() + "pb-analyze-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var (book, _) = try Book.load(directory: Fixtures.book(name))
+        book.pages = Array(book.pages.prefix(pages))
+        book.spreads = book.spreads.filter { $0.second <= pages }
+        for p in book.pages {
+            try FileManager.default.copyItem(atPath: Fixtures.book(name) + "/" + p.image, toPath: dir + "/" + p.image)
+        }
+        if manifest { try book.save(directory: dir) }
+        return dir
+    }
+
+    @Test func librarianBoxesAndTextAreKeptOnReanalysis() throws {
+        let dir = try copyOfBook("salmas-red-kite", pages: 3, manifest: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let before = try Book.load(directory: dir).book
+        let librarian = before.pages.flatMap(\.textBoxes)
+        try #require(!librarian.isEmpty && librarian.allSatisfy(\.isLibrarianOwned))
+
+        #expect(try run(["analyze", dir]).0 == 0)
+        let after = try Book.load(directory: dir).book
+        for (old, new) in zip(before.pages, after.pages) {
+            let kept = new.textBoxes.filter(\.isLibrarianOwned)
+            #expect(kept == old.textBoxes, "page \(old.image): librarian boxes changed")
+            // Every text on the page was librarian-entered, so detections over it are dropped.
+            for d in new.textBoxes where !d.isLibrarianOwned {
+                #expect(d.source == .detected && d.text.isEmpty)
+            }
+        }
+
+        // Again: detected boxes are replaced, not piled up; --replace drops the librarian's too.
+        let once = after.pages.map { $0.textBoxes.count }
+        #expect(try run(["analyze", dir]).0 == 0)
+        let twice: [Int] = try Book.load(directory: dir).book.pages.map { p in p.textBoxes.count }
+        #expect(twice == once)
+        #expect(try run(["analyze", dir, "--replace"]).0 == 0)
+        let replaced = try Book.load(directory: dir).book
+        let allDetected = replaced.pages.allSatisfy { p in p.textBoxes.allSatisfy { b in b.source == .detected } }
+        let someBoxes = replaced.pages.contains { p in !p.textBoxes.isEmpty }
+        #expect(allDetected)
+        #expect(someBoxes)
+    }
+
+    @Test func bareFolderOfScansBecomesABook() throws {
+        let dir = try copyOfBook("salmas-red-kite", pages: 2, manifest: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (status, json) = try run(["analyze", dir, "--json"])
+        #expect(status == 0)
+        let book = try Book.load(directory: dir).book
+        #expect(book.pages.map(\.image) == ["page-001.jpg", "page-002.jpg"])
+        #expect(book.pages.allSatisfy { !$0.textBoxes.isEmpty })
+        let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let pages = try #require(report?["pages"] as? [[String: Any]])
+        #expect(pages.count == 2)
+        #expect((pages.first?["detected"] as? [Any])?.isEmpty == false)
+    }
+
+    @Test func missingFolderFails() throws {
+        #expect(try run(["analyze", "/nonexistent/book"]).0 == 2)
+    }
+}
