@@ -13,6 +13,7 @@
 //   Typesetting    fonts, shaping, bidi, line breaking, text layout and drawing
 //   BookModel      book.json: load, validate, save keeping unknown fields
 //   Generator      deterministic scanned-looking sample pages with ground truth
+//   ClearText      text in-fill (ink removed, picture continued) and popout crops
 //   picturebook    the command-line tool
 import PackageDescription
 
@@ -37,6 +38,7 @@ let package = Package(
         .library(name: "Typesetting", targets: ["Typesetting"]),
         .library(name: "BookModel", targets: ["BookModel"]),
         .library(name: "Generator", targets: ["Generator"]),
+        .library(name: "ClearText", targets: ["ClearText"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,10 +67,11 @@ let package = Package(
             name: "Generator",
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
+        .target(name: "ClearText", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "ClearText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -85,6 +88,7 @@ let package = Package(
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "ClearTextTests", dependencies: ["ClearText", "Raster", "Geometry"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
 )
