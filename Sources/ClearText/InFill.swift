@@ -35,7 +35,7 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
     /// Known pixels kept around each region to fill from.
     public var context: Int = 14
     /// How far (pixels) a structure-fill ray searches for a known pixel.
-    public var reach: Int = 40
+    public var reach: Int = 96
     /// Plane-fit residual (RMS, 8-bit levels) under which a surround counts as smooth.
     public var smoothThreshold: Double = 5.0
     /// Colour difference (sum over channels) at which a ray's two ends stop counting as the same
@@ -439,14 +439,14 @@ struct WindowFill {
                         let span = da + db
                         let diff = ca - cb
                         let dsum = (abs(diff.x) + abs(diff.y) + abs(diff.z)) / agreement
-                        let s2 = span * span
-                        rayWeight[r] = 1 / (s2 * s2 * (1 + dsum * dsum))
+                        let penalty = 1 + dsum * dsum
+                        rayWeight[r] = 1 / (span * span * penalty * penalty)
                         rayValue[r] = (ca * db + cb * da) / span
                         rayMid[r] = (ca + cb) * 0.5
                         endSum += ca + cb
                         endCount += 2
                     case let (.some((c, d)), nil), let (nil, .some((c, d))):
-                        rayWeight[r] = 0.25 / (16 * d * d * d * d)
+                        rayWeight[r] = 0.25 / (4 * d * d)
                         rayValue[r] = c
                         rayMid[r] = c
                         endSum += c
@@ -485,8 +485,128 @@ struct WindowFill {
     /// the harmonic interpolation of the border mismatch. Used only when the best match predicts
     /// the border clearly better than the smooth fill does — otherwise `nil`.
     func textureFill(base: [SIMD4<Float>], force: Bool = false) -> [SIMD4<Float>]? {
-        // Not yet chosen automatically: see Documentation/ClearText.md.
-        guard force else { return nil }
-        return base
+        let ww = window.width, wh = window.height
+        // Window-local slot of every hole pixel.
+        var slot = [Int32](repeating: -1, count: ww * wh)
+        for (k, i) in holeIndices.enumerated() { slot[i] = Int32(k) }
+
+        // Connected hole components (4-connected), each with its bounding box.
+        var label = [Int32](repeating: -1, count: ww * wh)
+        var components: [(pixels: [Int], box: PixelRect)] = []
+        var stack: [Int] = []
+        for start in holeIndices where label[start] < 0 {
+            let id = Int32(components.count)
+            var pixels: [Int] = []
+            var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+            label[start] = id
+            stack.append(start)
+            while let i = stack.popLast() {
+                pixels.append(i)
+                let y = i / ww, x = i - y * ww
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                if x > 0, hole[i - 1] != 0, label[i - 1] < 0 { label[i - 1] = id; stack.append(i - 1) }
+                if x + 1 < ww, hole[i + 1] != 0, label[i + 1] < 0 { label[i + 1] = id; stack.append(i + 1) }
+                if y > 0, hole[i - ww] != 0, label[i - ww] < 0 { label[i - ww] = id; stack.append(i - ww) }
+                if y + 1 < wh, hole[i + ww] != 0, label[i + ww] < 0 { label[i + ww] = id; stack.append(i + ww) }
+            }
+            components.append((pixels, PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)))
+        }
+
+        // Rings: known pixels within two of a hole pixel, per component.
+        let ringWidth = 2
+        var rings = [[Int]](repeating: [], count: components.count)
+        var allRing: [Int] = []
+        for y in 0..<wh {
+            for x in 0..<ww where hole[y * ww + x] == 0 {
+                var owner: Int32 = -1
+                search: for yy in max(0, y - ringWidth)...min(wh - 1, y + ringWidth) {
+                    for xx in max(0, x - ringWidth)...min(ww - 1, x + ringWidth) where label[yy * ww + xx] >= 0 {
+                        owner = label[yy * ww + xx]
+                        break search
+                    }
+                }
+                if owner >= 0 {
+                    rings[Int(owner)].append(y * ww + x)
+                    allRing.append(y * ww + x)
+                }
+            }
+        }
+        guard !allRing.isEmpty else { return nil }
+
+        // Candidate offsets from the surround's self-similarity: periodic art (stripes, fences,
+        // brickwork) matches itself one period away. A sample of the rings is scored for every
+        // offset in range; the best few are tried per component.
+        let radius = 20
+        let sampleStep = max(1, allRing.count / 400)
+        let samples = stride(from: 0, to: allRing.count, by: sampleStep).map { allRing[$0] }
+        var scored: [(Float, Int, Int)] = []
+        for dy in -radius...radius {
+            for dx in -radius...radius where abs(dx) + abs(dy) >= 3 {
+                var sum: Float = 0
+                var n = 0
+                for i in samples {
+                    let y = i / ww + dy, x = i - (i / ww) * ww + dx
+                    guard x >= 0, x < ww, y >= 0, y < wh else { continue }
+                    let j = y * ww + x
+                    guard hole[j] == 0 else { continue }
+                    let d = color(i) - color(j)
+                    sum += d.x * d.x + d.y * d.y + d.z * d.z
+                    n += 1
+                }
+                if n * 3 >= samples.count { scored.append((sum / Float(n), dx, dy)) }
+            }
+        }
+        scored.sort { $0.0 < $1.0 }
+        let candidates = scored.prefix(16)
+        guard !candidates.isEmpty else { return nil }
+
+        var out = base
+        var used = 0
+        for (c, comp) in components.enumerated() {
+            let ring = rings[c]
+            guard ring.count >= 4 else { continue }
+            var mean = SIMD4<Float>.zero
+            for i in ring { mean += color(i) }
+            mean /= Float(ring.count)
+            var variance: Float = 0
+            for i in ring {
+                let d = color(i) - mean
+                variance += d.x * d.x + d.y * d.y + d.z * d.z
+            }
+            variance /= Float(ring.count)
+            var best: (mse: Float, dx: Int, dy: Int, shift: SIMD4<Float>)? = nil
+            offsets: for (_, dx, dy) in candidates {
+                // The copied pixels must all be known.
+                for i in comp.pixels {
+                    let y = i / ww + dy, x = i - (i / ww) * ww + dx
+                    guard x >= 0, x < ww, y >= 0, y < wh, hole[y * ww + x] == 0 else { continue offsets }
+                }
+                var sum: Float = 0
+                var diff = SIMD4<Float>.zero
+                var n = 0
+                for i in ring {
+                    let y = i / ww + dy, x = i - (i / ww) * ww + dx
+                    guard x >= 0, x < ww, y >= 0, y < wh, hole[y * ww + x] == 0 else { continue }
+                    let d = color(i) - color(y * ww + x)
+                    sum += d.x * d.x + d.y * d.y + d.z * d.z
+                    diff += d
+                    n += 1
+                }
+                guard n * 2 >= ring.count else { continue }
+                let mse = sum / Float(n)
+                if best == nil || mse < best!.mse { best = (mse, dx, dy, diff / Float(n)) }
+            }
+            guard let b = best else { continue }
+            // Copy only when the surround's own texture predicts this ring much better than a
+            // smooth fill could (whose error is about the ring's variance).
+            guard force || (variance > 60 && b.mse < 0.3 * variance) else { continue }
+            for i in comp.pixels {
+                let y = i / ww + b.dy, x = i - (i / ww) * ww + b.dx
+                let v = color(y * ww + x) + b.shift
+                out[Int(slot[i])] = SIMD4(max(0, min(255, v.x)), max(0, min(255, v.y)), max(0, min(255, v.z)), 0)
+            }
+            used += 1
+        }
+        return used > 0 ? out : nil
     }
 }
