@@ -439,14 +439,14 @@ struct WindowFill {
                         let span = da + db
                         let diff = ca - cb
                         let dsum = (abs(diff.x) + abs(diff.y) + abs(diff.z)) / agreement
-                        let penalty = 1 + dsum * dsum
-                        rayWeight[r] = 1 / (span * span * penalty * penalty)
+                        let s2 = span * span
+                        rayWeight[r] = 1 / (s2 * s2 * (1 + dsum * dsum))
                         rayValue[r] = (ca * db + cb * da) / span
                         rayMid[r] = (ca + cb) * 0.5
                         endSum += ca + cb
                         endCount += 2
                     case let (.some((c, d)), nil), let (nil, .some((c, d))):
-                        rayWeight[r] = 0.25 / (4 * d * d)
+                        rayWeight[r] = 0.25 / (16 * d * d * d * d)
                         rayValue[r] = c
                         rayMid[r] = c
                         endSum += c
