@@ -60,7 +60,7 @@ run_set() {  # label difficulty seeds...
     local label=$1 difficulty=$2
     shift 2
     for s in "$@"; do generate "$s" "$difficulty"; done
-    run_mode "$label" "truth boxes + true ink (scan − clean ≥ 40), in-fill alone" oracle "$@"
+    [[ ${ESTIMATE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink (scan − clean ≥ 40), in-fill alone" oracle "$@"
     [[ ${ORACLE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + own mask estimate (InkMask)" estimate "$@"
     if $PB analyze --help >/dev/null 2>&1; then
         echo "(detector boxes + masks: picturebook analyze exists; wire its masks into --mask-dir here)"

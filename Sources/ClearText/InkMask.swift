@@ -21,11 +21,15 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     public var window: Int? = nil
     /// Fraction of the Otsu threshold that still counts as ink — catches the anti-aliased edge.
     public var fringe: Double = 0.5
+    /// Printed text is one ink: candidates whose colour is further than this (sum of channel
+    /// differences) from the block's ink colour are art, unless they border ink (the fringe).
+    /// 0 turns the test off.
+    public var inkColourTolerance: Int = 60
 
     public init() {}
 
     public var description: String {
-        "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe)"
+        "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe) colour=\(inkColourTolerance)"
     }
 }
 
@@ -144,7 +148,28 @@ public enum InkMask {
         let threshold = max(parameters.minimumContrast, otsu * parameters.fringe)
         var mask = [UInt8](repeating: 0, count: rw * rh)
         for i in mask.indices where Double(departure[i]) >= threshold { mask[i] = 255 }
+        if parameters.inkColourTolerance > 0 { keepInkColoured(&mask, departure: departure, page: page, rect: r, tolerance: parameters.inkColourTolerance) }
         return Local(rect: r, mask: mask)
+    }
+
+    /// Drops candidates that are not the block's ink colour — dark outlines, stripes and hatching
+    /// of the art under the text — keeping those within two pixels of true-coloured ink (its
+    /// anti-aliased edge). The ink colour is the median of the strongest departures.
+    static func keepInkColoured(_ mask: inout [UInt8], departure: [UInt8], page: Bitmap<RGBA8>, rect r: PixelRect, tolerance: Int) {
+        let rw = r.width, rh = r.height
+        let candidates = mask.indices.filter { mask[$0] != 0 }
+        guard candidates.count >= 16 else { return }
+        let strongest = candidates.sorted { departure[$0] > departure[$1] }.prefix(max(8, candidates.count / 4))
+        func pixel(_ i: Int) -> RGBA8 { page.pixels[(r.minY + i / rw) * page.width + r.minX + i % rw] }
+        func median(_ values: [UInt8]) -> Int { Int(values.sorted()[values.count / 2]) }
+        let ink = (median(strongest.map { pixel($0).r }), median(strongest.map { pixel($0).g }), median(strongest.map { pixel($0).b }))
+        var core = [UInt8](repeating: 0, count: rw * rh)
+        for i in candidates {
+            let p = pixel(i)
+            if abs(Int(p.r) - ink.0) + abs(Int(p.g) - ink.1) + abs(Int(p.b) - ink.2) <= tolerance { core[i] = 1 }
+        }
+        let grown = dilate(core, rw, rh, 2)
+        for i in candidates where grown[i] == 0 { mask[i] = 0 }
     }
 
     /// Otsu's threshold on a 256-bin histogram.
