@@ -62,8 +62,8 @@ run_set() {  # label difficulty seeds...
     for s in "$@"; do generate "$s" "$difficulty"; done
     [[ ${ESTIMATE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink (scan − clean ≥ 40), in-fill alone" oracle "$@"
     [[ ${ORACLE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + own mask estimate (InkMask)" estimate "$@"
-    if $PB analyze --help >/dev/null 2>&1; then
-        echo "(detector boxes + masks: picturebook analyze exists; wire its masks into --mask-dir here)"
+    if $PB --help | grep -qE '^ +analyze '; then
+        echo "(detector boxes + masks: picturebook analyze exists but is not wired in yet: run it on a copy of each set, write its ink masks as <stem>.png, and pass them with --mask-dir like the oracle mode)"
     else
         echo "(detector boxes + masks: PageAnalysis is not on this branch yet — skipped)"
     fi

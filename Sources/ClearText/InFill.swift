@@ -516,18 +516,21 @@ struct WindowFill {
         let ringWidth = 2
         var rings = [[Int]](repeating: [], count: components.count)
         var allRing: [Int] = []
-        for y in 0..<wh {
-            for x in 0..<ww where hole[y * ww + x] == 0 {
-                var owner: Int32 = -1
-                search: for yy in max(0, y - ringWidth)...min(wh - 1, y + ringWidth) {
-                    for xx in max(0, x - ringWidth)...min(ww - 1, x + ringWidth) where label[yy * ww + xx] >= 0 {
-                        owner = label[yy * ww + xx]
-                        break search
+        // Walk out from the hole pixels (far fewer than the window's): each known pixel within
+        // reach joins the ring of the first component that finds it.
+        var ringOwner = [Int32](repeating: -1, count: ww * wh)
+        for (c, comp) in components.enumerated() {
+            for i in comp.pixels {
+                let y = i / ww, x = i - y * ww
+                for yy in max(0, y - ringWidth)...min(wh - 1, y + ringWidth) {
+                    for xx in max(0, x - ringWidth)...min(ww - 1, x + ringWidth) {
+                        let j = yy * ww + xx
+                        if hole[j] == 0 && ringOwner[j] < 0 {
+                            ringOwner[j] = Int32(c)
+                            rings[c].append(j)
+                            allRing.append(j)
+                        }
                     }
-                }
-                if owner >= 0 {
-                    rings[Int(owner)].append(y * ww + x)
-                    allRing.append(y * ww + x)
                 }
             }
         }
