@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "BookModel", targets: ["BookModel"]),
         .library(name: "Generator", targets: ["Generator"]),
         .library(name: "ClearText", targets: ["ClearText"]),
+        .library(name: "Layout", targets: ["Layout"]),
+        .library(name: "Render", targets: ["Render"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -68,27 +70,38 @@ let package = Package(
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
         .target(name: "ClearText", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
+        // Pure screen geometry: spreads, fits, popouts, ClearText blocks, transitions (no pixels).
+        .target(name: "Layout", dependencies: ["Geometry", "BookModel", "Typesetting"], swiftSettings: swiftSettings),
+        // Screens and transition frames as images.
+        .target(
+            name: "Render", dependencies: ["Layout", "Raster", "Codecs", "Typesetting", "BookModel", "Geometry", "FileIO"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "ClearText",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "ClearText", "Layout", "Render",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
 
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO"], swiftSettings: swiftSettings),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: swiftSettings),
-        .testTarget(name: "RasterTests", dependencies: ["Raster"], swiftSettings: swiftSettings),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster"], swiftSettings: swiftSettings),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster", "TestSupport"], swiftSettings: swiftSettings),
         // Golden/ holds reference PNGs the tests read by path (not bundled resources).
         .testTarget(
             name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
             swiftSettings: swiftSettings),
         .testTarget(name: "ClearTextTests", dependencies: ["ClearText", "Raster", "Geometry"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutTests", dependencies: ["Layout", "BookModel", "Geometry"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RenderTests", dependencies: ["Render", "Layout", "BookModel", "Raster", "Codecs"], exclude: ["Golden"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
     ]
 )

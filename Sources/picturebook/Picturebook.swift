@@ -5,5 +5,5 @@ struct Picturebook: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "picturebook",
         abstract: "Turn scanned picture books into clear, multilingual digital books.",
-        subcommands: [Info.self, Convert.self, Validate.self, Typeset.self, Generate.self, Clear.self, Popout.self])
+        subcommands: [Info.self, Convert.self, Validate.self, Typeset.self, Generate.self, RenderScreens.self, TransitionFrames.self, Clear.self, Popout.self])
 }

@@ -1,5 +1,6 @@
 import BookModel
 import Testing
+import TestSupport
 
 /// Random damage to a valid manifest must never crash loading, and whatever loads must save
 /// and load again to the same book.
@@ -10,7 +11,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func byteLevelMutationsNeverCrash(seed: UInt64) {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var loaded = 0
         for _ in 0..<500 {
             var bytes = Self.base
@@ -33,7 +34,7 @@ import Testing
 
     @Test(arguments: [11, 12, 13, 14] as [UInt64])
     func structuralMutationsNeverCrash(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let root = try JSONParser.parse(Self.base).value
         var loaded = 0, rejected = 0
         for _ in 0..<400 {
@@ -67,7 +68,7 @@ import Testing
     }
 
     /// Replaces, removes or retypes one randomly chosen value somewhere in the tree.
-    func mutate(_ v: JSONValue, _ rng: inout SeededGenerator, depth: Int) -> JSONValue {
+    func mutate(_ v: JSONValue, _ rng: inout SplitMix64, depth: Int) -> JSONValue {
         let descend = Int.random(in: 0..<4, using: &rng) != 0
         switch v {
         case .object(var o) where descend && !o.isEmpty:

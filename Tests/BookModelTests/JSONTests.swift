@@ -1,5 +1,6 @@
 import BookModel
 import Testing
+import TestSupport
 
 @Suite struct JSONParserTests {
     struct SyntaxCase: CustomTestStringConvertible, Sendable {
@@ -156,7 +157,7 @@ import Testing
     }
 
     @Test func randomValuesSurviveASerializeParseCycle() throws {
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<300 {
             let v = randomValue(depth: 0, &rng)
             let text = JSONWriter.serialize(v)
@@ -179,7 +180,7 @@ import Testing
     }
 }
 
-func randomValue(depth: Int, _ rng: inout SeededGenerator) -> JSONValue {
+func randomValue(depth: Int, _ rng: inout SplitMix64) -> JSONValue {
     let pick = Int.random(in: 0..<(depth > 3 ? 5 : 7), using: &rng)
     switch pick {
     case 0: return .null

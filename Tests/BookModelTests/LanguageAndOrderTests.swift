@@ -1,5 +1,6 @@
 import BookModel
 import Testing
+import TestSupport
 
 @Suite struct LanguageTagTests {
     @Test(arguments: [
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func theOrderIsTotalAndConsistent() {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let alphabet = Array("ab0123 A.-é9")
         let words = (0..<200).map { _ in String((0..<Int.random(in: 0...6, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }) }
         for a in words.prefix(60) {

@@ -1,18 +1,13 @@
 import BookModel
 import FileIO
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A fresh empty directory under /tmp.
-func makeTempDirectory(_ tag: String = "book") -> String {
-    var template = Array("/tmp/pb-bookmodel-\(tag)-XXXXXX".utf8CString)
-    let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(p != nil, "mkdtemp failed for tag \(tag)")
-    return String(cString: p!)
-}
+func makeTempDirectory(_ tag: String = "book") -> String { makeTemporaryDirectory("bookmodel-\(tag)") }
 
 func write(_ text: String, to path: String) throws {
     try AtomicFile.write(Array(text.utf8), to: path)
@@ -82,15 +77,3 @@ extension Substring {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so fuzz failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,10 +1,11 @@
 import Codecs
 import Raster
 import Testing
+import TestSupport
 
 @Suite struct PNGEncodeTests {
     static func random(width: Int, height: Int, seed: UInt64, opaque: Bool = false, gray: Bool = false) -> Bitmap<RGBA8> {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return Bitmap(width: width, height: height) { p in
             for i in 0..<p.count {
                 let r = UInt8.random(in: 0...255, using: &rng)

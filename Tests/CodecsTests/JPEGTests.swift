@@ -1,6 +1,7 @@
 import Codecs
 import Raster
 import Testing
+import TestSupport
 
 @Suite struct JPEGDecodeTests {
     static let picture = Pictures.photo(width: 67, height: 45)
@@ -120,7 +121,7 @@ import Testing
 
     @Test func orientationSurvivesGarbageEXIF() throws {
         let plain = try JPEGEncoder.encode(Pictures.corners(), options: JPEGEncodeOptions(quality: 90))
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let good = JPEGBytes.exifPayload(orientation: 6, bigEndian: true)
         var payloads: [[UInt8]] = [
             Array("Exif".utf8) + [0, 0],                                  // nothing after the header

@@ -1,6 +1,7 @@
 import Codecs
 import Raster
 import Testing
+import TestSupport
 
 @Suite struct OrientationTests {
     /// Where stored pixel (x, y) of a w×h image is shown, straight from the EXIF definitions of
@@ -52,7 +53,7 @@ import Testing
         let w = 1100, h = 1000
         var raw = RawPNG(width: w, height: h, colorType: PNGColor.rgb.rawValue, bitDepth: 8)
         raw.interlaced = true
-        var rng = SplitMix(seed: 3)
+        var rng = SplitMix64(seed: 3)
         raw.samples = (0..<w * h * 3).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let png = try raw.encode(options: PNGEncodeOptions(compressionLevel: 1), name: "big")
         let rgba = try ImageDecoder.decode(png, name: "big.png")

@@ -4,19 +4,8 @@ import Codecs
 import Glibc
 import Raster
 import Testing
+import TestSupport
 
-/// Deterministic pseudo-random numbers (SplitMix64), so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum PNGColor: Int32, Sendable, CaseIterable {
     case gray = 0, rgb = 2, palette = 3, grayAlpha = 4, rgba = 6
@@ -84,7 +73,7 @@ struct PNGCase: Sendable, CustomTestStringConvertible {
 
     /// The file and the pixels expected from it.
     func build() -> Built {
-        var rng = SplitMix(seed: UInt64(color.rawValue) &* 1000 &+ UInt64(depth) &* 10 &+ (trns ? 1 : 0) &+ UInt64(width * 7 + height))
+        var rng = SplitMix64(seed: UInt64(color.rawValue) &* 1000 &+ UInt64(depth) &* 10 &+ (trns ? 1 : 0) &+ UInt64(width * 7 + height))
         let maxSample = (1 << depth) - 1
         let n = width * height
         // Raw samples, channels per pixel.

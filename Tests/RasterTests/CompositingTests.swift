@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Geometry
 import Raster
 
@@ -18,7 +19,7 @@ import Raster
     }
 
     @Test func everyCombinationMatchesTheExactFormula() {
-        var rng = TestRandom(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for _ in 0..<20000 {
             let s = rng.rgba(), d = rng.rgba()
             var canvas = Bitmap(width: 1, height: 1, fill: d)
@@ -87,7 +88,7 @@ import Raster
     }
 
     @Test func maskWithTranslucentColourAndCanvas() {
-        var rng = TestRandom(seed: 5)
+        var rng = SplitMix64(seed: 5)
         for _ in 0..<5000 {
             let d = rng.rgba(), colour = rng.rgba(), m = rng.byte()
             var canvas = Bitmap(width: 1, height: 1, fill: d)

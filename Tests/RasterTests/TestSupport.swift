@@ -1,19 +1,7 @@
 import Raster
+import TestSupport
 
-/// Deterministic pseudo-random bytes (SplitMix64), so failures reproduce.
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 24) }
+extension SplitMix64 {
 
     mutating func rgba(opaque: Bool = false) -> RGBA8 {
         RGBA8(r: byte(), g: byte(), b: byte(), a: opaque ? 255 : byte())
@@ -21,12 +9,12 @@ struct TestRandom {
 }
 
 func randomGray(_ w: Int, _ h: Int, seed: UInt64 = 1) -> Bitmap<UInt8> {
-    var rng = TestRandom(seed: seed)
+    var rng = SplitMix64(seed: seed)
     return Bitmap(width: w, height: h, pixels: (0..<w * h).map { _ in rng.byte() })
 }
 
 func randomRGBA(_ w: Int, _ h: Int, opaque: Bool, seed: UInt64 = 1) -> Bitmap<RGBA8> {
-    var rng = TestRandom(seed: seed)
+    var rng = SplitMix64(seed: seed)
     return Bitmap(width: w, height: h, pixels: (0..<w * h).map { _ in rng.rgba(opaque: opaque) })
 }
 

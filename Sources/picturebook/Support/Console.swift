@@ -11,7 +11,9 @@ enum Console {
     /// True when stderr is an interactive terminal: progress bars are drawn only then.
     static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
 
-    private static let lock = NSLock()
+    /// One lock for everything written to the terminal, so a progress bar and a message never
+    /// interleave mid-line.
+    fileprivate static let lock = NSLock()
 
     static func out(_ line: String) {
         lock.withLock { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -61,7 +63,7 @@ final class Progress: @unchecked Sendable {
     private let enabled: Bool
     private var done = 0
     private var lastDraw = 0.0
-    private let lock = NSLock()
+    private var lock: NSLock { Console.lock }
 
     init(_ label: String, total: Int, enabled: Bool = true) {
         self.label = label

@@ -1,0 +1,100 @@
+// Page pictures for rendering: scans and cleared pages decoded once, at no more resolution
+// than the screen needs (JPEG scaling in the decoder does most of the shrinking for free).
+
+public import BookModel
+import Codecs
+import FileIO
+import Foundation
+public import Raster
+
+/// Errors while rendering; every message names the file and what went wrong.
+public enum RenderError: Error, CustomStringConvertible {
+    case pageImage(path: String, reason: String)
+    case noSuchPage(Int, count: Int)
+    case noSuchBox(String)
+    case typesetting(boxID: String, reason: String)
+    case write(path: String, reason: String)
+    case lastScreen(page: Int)
+
+    public var description: String {
+        switch self {
+        case .pageImage(let p, let r): return "\(p): cannot read page image: \(r)"
+        case .noSuchPage(let n, let c): return "page \(n) does not exist (the book has \(c) pages)"
+        case .noSuchBox(let id): return "no text box with id '\(id)' on the rendered pages"
+        case .typesetting(let id, let r): return "text box \(id): \(r)"
+        case .write(let p, let r): return "\(p): cannot write: \(r)"
+        case .lastScreen(let n): return "page \(n) is on the last screen: there is no next screen to turn to"
+        }
+    }
+}
+
+/// Which picture of a page.
+public enum PageVariant: Sendable, Hashable {
+    /// The scan as printed.
+    case scan
+    /// BOOK_DIR/clear/<stem>.png, the page with its printed text removed.
+    case cleared
+}
+
+/// Loads and caches page pictures of one book; safe to use from several threads (the pages of
+/// a spread load in parallel).
+public final class PageImages: @unchecked Sendable {
+    public let directory: String
+    public let book: Book
+    private var cache: [Key: Bitmap<RGBA8>] = [:]
+    private let lock = NSLock()
+
+    private struct Key: Hashable {
+        var page: Int, variant: PageVariant, width: Int, height: Int
+    }
+
+    /// Where cleared pages are looked for: BOOK_DIR/clear unless given.
+    public let clearedDirectory: String
+
+    public init(directory: String, book: Book, clearedDirectory: String? = nil) {
+        self.directory = directory
+        self.book = book
+        self.clearedDirectory = clearedDirectory ?? directory + "/clear"
+    }
+
+    /// <clearedDirectory>/<stem>.png for page `number` (1-based).
+    public func clearedPath(of number: Int) -> String? {
+        guard number >= 1, number <= book.pages.count else { return nil }
+        let image = book.pages[number - 1].image
+        let file = image.split(separator: "/").last.map(String.init) ?? image
+        let stem = file.contains(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
+        return clearedDirectory + "/" + stem + ".png"
+    }
+
+    public func hasCleared(_ number: Int) -> Bool {
+        clearedPath(of: number).map { FileIO.exists($0) } ?? false
+    }
+
+    /// The page's picture at exactly `width`×`height` pixels.
+    public func image(_ number: Int, variant: PageVariant = .scan, width: Int, height: Int) throws -> Bitmap<RGBA8> {
+        guard number >= 1, number <= book.pages.count else { throw RenderError.noSuchPage(number, count: book.pages.count) }
+        let key = Key(page: number, variant: variant, width: width, height: height)
+        if let hit = lock.withLock({ cache[key] }) { return hit }
+        let path = variant == .cleared ? clearedPath(of: number)! : BookDirectory.imagePath(of: book.pages[number - 1], in: directory)
+        let decoded: Bitmap<RGBA8>
+        do {
+            let info = try ImageDecoder.info(file: path)
+            let scale = JPEGScale.largestReduction(from: info, covering: width, height)
+            decoded = try ImageDecoder.decode(file: path, options: DecodeOptions(jpegScale: scale))
+        } catch {
+            throw RenderError.pageImage(path: path, reason: "\(error)")
+        }
+        let out = decoded.resized(width: max(1, width), height: max(1, height))
+        lock.withLock { cache[key] = out }
+        return out
+    }
+
+    /// The page's picture with its longer side near `maxSide`, aspect kept (for transitions,
+    /// which resize every frame anyway).
+    public func preview(_ number: Int, maxSide: Int) throws -> Bitmap<RGBA8> {
+        guard number >= 1, number <= book.pages.count else { throw RenderError.noSuchPage(number, count: book.pages.count) }
+        let p = book.pages[number - 1]
+        let (w, h) = Bitmap<RGBA8>.fittedSize(width: max(1, p.width), height: max(1, p.height), maxWidth: maxSide, maxHeight: maxSide, allowEnlarging: true)
+        return try image(number, width: w, height: h)
+    }
+}
