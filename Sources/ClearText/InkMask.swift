@@ -22,9 +22,10 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     /// Fraction of the Otsu threshold that still counts as ink — catches the anti-aliased edge.
     public var fringe: Double = 0.5
     /// Printed text is one ink: candidates whose colour is further than this (sum of channel
-    /// differences) from the block's ink colour are art, unless they border ink (the fringe).
+    /// differences) from the block's ink colour are art, unless they lie within three pixels of
+    /// ink that is (its anti-aliased fringe and thin strokes the scan blur lightened).
     /// 0 turns the test off.
-    public var inkColourTolerance: Int = 60
+    public var inkColourTolerance: Int = 28
 
     public init() {}
 
@@ -153,8 +154,9 @@ public enum InkMask {
     }
 
     /// Drops candidates that are not the block's ink colour — dark outlines, stripes and hatching
-    /// of the art under the text — keeping those within two pixels of true-coloured ink (its
-    /// anti-aliased edge). The ink colour is the median of the strongest departures.
+    /// of the art under the text — keeping those within three pixels of true-coloured ink (its
+    /// anti-aliased edge and thin, blur-lightened strokes). The ink colour is the median of the
+    /// strongest departures.
     static func keepInkColoured(_ mask: inout [UInt8], departure: [UInt8], page: Bitmap<RGBA8>, rect r: PixelRect, tolerance: Int) {
         let rw = r.width, rh = r.height
         let candidates = mask.indices.filter { mask[$0] != 0 }
@@ -168,7 +170,7 @@ public enum InkMask {
             let p = pixel(i)
             if abs(Int(p.r) - ink.0) + abs(Int(p.g) - ink.1) + abs(Int(p.b) - ink.2) <= tolerance { core[i] = 1 }
         }
-        let grown = dilate(core, rw, rh, 2)
+        let grown = dilate(core, rw, rh, 3)
         for i in candidates where grown[i] == 0 { mask[i] = 0 }
     }
 
