@@ -26,11 +26,14 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     /// ink that is (its anti-aliased fringe and thin strokes the scan blur lightened).
     /// 0 turns the test off.
     public var inkColourTolerance: Int = 28
+    /// The colour test applies only when the luma around the box spreads more than this
+    /// (standard deviation, levels) — text over art, not on paper.
+    public var busyBorder: Double = 15
 
     public init() {}
 
     public var description: String {
-        "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe) colour=\(inkColourTolerance)"
+        "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe) colour=\(inkColourTolerance)@\(busyBorder)"
     }
 }
 
@@ -108,6 +111,23 @@ public enum InkMask {
         return 255
     }
 
+    /// Standard deviation of the luma in a 4-px ring around the box (0 when there is none).
+    static func borderSpread(page: Bitmap<RGBA8>, box r: PixelRect) -> Double {
+        let ring = r.expanded(by: 4)
+        var n = 0.0, sum = 0.0, sq = 0.0
+        page.pixels.withUnsafeBufferPointer { p in
+            for y in max(0, ring.minY)..<min(page.height, ring.maxY) {
+                for x in max(0, ring.minX)..<min(page.width, ring.maxX) where !r.contains(x: x, y: y) {
+                    let l = Double(p[y * page.width + x].luma)
+                    n += 1; sum += l; sq += l * l
+                }
+            }
+        }
+        guard n > 0 else { return 0 }
+        let mean = sum / n
+        return max(0, sq / n - mean * mean).squareRoot()
+    }
+
     struct Local {
         var rect: PixelRect
         var mask: [UInt8]
@@ -149,7 +169,9 @@ public enum InkMask {
         let threshold = max(parameters.minimumContrast, otsu * parameters.fringe)
         var mask = [UInt8](repeating: 0, count: rw * rh)
         for i in mask.indices where Double(departure[i]) >= threshold { mask[i] = 255 }
-        if parameters.inkColourTolerance > 0 { keepInkColoured(&mask, departure: departure, page: page, rect: r, tolerance: parameters.inkColourTolerance) }
+        // Only over busy art: on plain paper every dark mark in the box is print, and old
+        // letterpress ink varies too much in density for a colour test.
+        if parameters.inkColourTolerance > 0, borderSpread(page: page, box: box) > parameters.busyBorder { keepInkColoured(&mask, departure: departure, page: page, rect: r, tolerance: parameters.inkColourTolerance) }
         return Local(rect: r, mask: mask)
     }
 
