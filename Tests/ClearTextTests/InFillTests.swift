@@ -159,3 +159,29 @@ private extension PixelRect {
         }
     }
 }
+
+@Suite struct InkMaskTests {
+    /// Black text over red-and-cream stripes: the stripes are darker than the paper too, but they
+    /// are not the text's ink, so the estimate over this busy surround must leave them alone.
+    @Test func artOfAnotherColourUnderTheTextIsNotInk() {
+        let box = PixelRect(x: 50, y: 50, width: 100, height: 60)
+        let clean = Bitmap<RGBA8>(width: 200, height: 160, pixels: (0..<(200 * 160)).map { i in
+            (i % 200) / 6 % 2 == 0 ? RGBA8(r: 200, g: 40, b: 40) : RGBA8(r: 245, g: 238, b: 220)
+        })
+        var ink = Bitmap<UInt8>(width: 200, height: 160, fill: 0)
+        for x in stride(from: 54, to: 140, by: 14) { ink.fill(PixelRect(x: x, y: 56, width: 5, height: 48), with: 255) }
+        var page = clean
+        for i in page.pixels.indices where ink.pixels[i] != 0 { page.pixels[i] = RGBA8(r: 15, g: 15, b: 20) }
+        let estimate = InkMask.estimate(page: page, in: box)
+        var missed = 0, stripes = 0
+        for i in estimate.pixels.indices {
+            if ink.pixels[i] != 0 && estimate.pixels[i] == 0 { missed += 1 }
+            // Stripe pixels more than 3 px from any ink are art.
+            let x = i % 200, y = i / 200
+            let nearInk = (max(0, x - 3)...min(199, x + 3)).contains { xx in (max(0, y - 3)...min(159, y + 3)).contains { ink[xx, $0] != 0 } }
+            if !nearInk && estimate.pixels[i] != 0 { stripes += 1 }
+        }
+        #expect(missed == 0)
+        #expect(stripes == 0)
+    }
+}
