@@ -11,8 +11,8 @@
 //   structure        outlines or edges cross the surround: each hidden pixel interpolates along
 //                    the direction in which the hole is narrowest and whose two ends agree, so
 //                    a line crossing a stroke is bridged straight and edges stay sharp;
-//   texture          busy art whose own patches predict the border well: copy the best-matching
-//                    patch of the surround, then correct the seam with a harmonic offset.
+//   texture          busy art whose own patches predict the border well (stripes, fences): copy
+//                    the best-matching patch of the surround, shifted by the mean seam mismatch.
 
 public import Geometry
 public import Raster
@@ -481,9 +481,9 @@ struct WindowFill {
     // MARK: texture
 
     /// Patch-based synthesis for each connected hole component: the offset whose source patch
-    /// best matches the component's known border is copied in, and the seam is removed by adding
-    /// the harmonic interpolation of the border mismatch. Used only when the best match predicts
-    /// the border clearly better than the smooth fill does — otherwise `nil`.
+    /// best matches the component's known border is copied in, shifted by the border's mean
+    /// mismatch. Used only when the best match predicts the border clearly better than a smooth
+    /// fill would; `nil` when no component qualified.
     func textureFill(base: [SIMD4<Float>], force: Bool = false) -> [SIMD4<Float>]? {
         let ww = window.width, wh = window.height
         // Window-local slot of every hole pixel.
@@ -597,7 +597,7 @@ struct WindowFill {
                 }
                 guard n * 2 >= ring.count else { continue }
                 let mse = sum / Float(n)
-                if best == nil || mse < best!.mse { best = (mse, dx, dy, diff / Float(n)) }
+                if mse < (best?.mse ?? .infinity) { best = (mse, dx, dy, diff / Float(n)) }
             }
             guard let b = best else { continue }
             // Copy only when the surround's own texture predicts this ring much better than a
