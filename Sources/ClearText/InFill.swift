@@ -56,7 +56,8 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
             + "agreement=\(agreement) iterations=\(harmonicIterations) method=\(method?.rawValue ?? "auto") texture=\(allowTexture)"
     }
 
-    func validate() throws(ClearTextError) {
+    /// Throws ``ClearTextError/invalidParameter(name:reason:)`` for the first parameter out of range.
+    public func validate() throws(ClearTextError) {
         func check(_ ok: Bool, _ name: String, _ value: some CustomStringConvertible, _ range: String) throws(ClearTextError) {
             if !ok { throw .invalidParameter(name: name, reason: "must be \(range), got \(value)") }
         }

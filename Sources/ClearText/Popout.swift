@@ -23,7 +23,8 @@ public struct PopoutParameters: Sendable, Hashable, CustomStringConvertible {
         "margin=\(marginFraction),\(minimumMargin) scale=\(scale.map { "\($0)" } ?? "-") textHeight=\(targetTextHeight.map { "\($0)" } ?? "-") max=\(maximumScale)"
     }
 
-    func validate() throws(ClearTextError) {
+    /// Throws ``ClearTextError/invalidParameter(name:reason:)`` for the first parameter out of range.
+    public func validate() throws(ClearTextError) {
         if !(marginFraction >= 0 && marginFraction <= 4) { throw .invalidParameter(name: "margin", reason: "must be 0...4, got \(marginFraction)") }
         if minimumMargin < 0 { throw .invalidParameter(name: "minimum margin", reason: "must be ≥ 0, got \(minimumMargin)") }
         if let s = scale, !(s > 0 && s <= 64 && s.isFinite) { throw .invalidParameter(name: "--scale", reason: "must be in (0, 64], got \(s)") }

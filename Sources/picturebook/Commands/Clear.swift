@@ -66,6 +66,10 @@ struct Clear: ParsableCommand {
             Console.error("clear: --jobs must be 1...64, got \(jobs)")
             throw ExitCode.failure
         }
+        do { try params.validate() } catch {
+            Console.error("clear: \(error)")
+            throw ExitCode.failure
+        }
         let job = try BookJob(book: book, out: out, defaultFolder: "clear", command: "clear")
         if let fillMasks { try BookJob.makeFolder(fillMasks, command: "clear") }
         let infill = InFill(params)

@@ -56,6 +56,10 @@ struct Popout: ParsableCommand {
             Console.error("popout: --jobs must be 1...64, got \(jobs)")
             throw ExitCode.failure
         }
+        do { try p.validate() } catch {
+            Console.error("popout: \(error)")
+            throw ExitCode.failure
+        }
         let job = try BookJob(book: book, out: out, defaultFolder: "popout", command: "popout")
         let force = self.force, params = p
         let fingerprintBase = "popout/1 \(params) mask=estimate \(InkMaskParameters())"
