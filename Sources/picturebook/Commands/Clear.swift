@@ -171,6 +171,10 @@ struct BookJob: Sendable {
     let command: String
 
     init(book operand: String, out: String?, defaultFolder: String, command: String) throws {
+        guard FileIO.exists(operand) else {
+            Console.error("\(command): \(operand): no such book folder")
+            throw ExitCode.failure
+        }
         let (directory, _) = BookDirectory.resolve(operand)
         do {
             self.book = try Book.load(directory: directory).book
