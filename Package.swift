@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "BookModel", targets: ["BookModel"]),
         .library(name: "Generator", targets: ["Generator"]),
         .library(name: "PageAnalysis", targets: ["PageAnalysis"]),
+        .library(name: "ClearText", targets: ["ClearText"]),
         .library(name: "Layout", targets: ["Layout"]),
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
@@ -61,6 +62,7 @@ let package = Package(
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
         .target(name: "PageAnalysis", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
+        .target(name: "ClearText", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
         // Pure screen geometry: spreads, fits, popouts, ClearText blocks, transitions (no pixels).
         .target(name: "Layout", dependencies: ["Geometry", "BookModel", "Typesetting"], swiftSettings: swiftSettings),
         // Screens and transition frames as images.
@@ -75,7 +77,8 @@ let package = Package(
         .executableTarget(
             name: "picturebook",
             dependencies: [
-                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "Layout", "Render", "Thumbnails",
+                "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
+                "Layout", "Render", "Thumbnails",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -93,6 +96,7 @@ let package = Package(
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "ClearTextTests", dependencies: ["ClearText", "Raster", "Geometry"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutTests", dependencies: ["Layout", "BookModel", "Geometry"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RenderTests", dependencies: ["Render", "Layout", "BookModel", "Raster", "Codecs"], exclude: ["Golden"],

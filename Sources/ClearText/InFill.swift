@@ -1,0 +1,616 @@
+// In-fill: replace text ink with background that continues the picture around it.
+//
+// The work happens in windows — each text region grown by the dilation and some context — so the
+// cost follows the text, not the page. Overlapping windows are merged first, so no window ever
+// reads pixels another one is about to fill, and the merged windows are filled in parallel.
+//
+// Inside a window the surround (the known pixels) decides the method:
+//   flat / gradient  the known pixels fit a plane closely: start from the plane and relax to the
+//                    harmonic (membrane) solution, which matches the border exactly and averages
+//                    scan noise away instead of copying it in;
+//   structure        outlines or edges cross the surround: each hidden pixel interpolates along
+//                    the direction in which the hole is narrowest and whose two ends agree, so
+//                    a line crossing a stroke is bridged straight and edges stay sharp;
+//   texture          busy art whose own patches predict the border well (stripes, fences): copy
+//                    the best-matching patch of the surround, shifted by the mean seam mismatch.
+
+public import Geometry
+public import Raster
+import Dispatch
+
+/// How a region was (or should be) filled.
+public enum FillMethod: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case flat, gradient, structure, texture
+    public var description: String { rawValue }
+}
+
+/// The in-fill's declared parameters (they are part of every output's fingerprint).
+public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
+    /// Pixels grown around the mask: the anti-aliased fringe, scan blur and JPEG ringing around
+    /// the ink belong to the text too.
+    public var dilation: Int = 2
+    /// Pixels around a region that may still carry ink the region's rect missed (scan blur):
+    /// mask pixels this far outside a region count as the region's.
+    public var slack: Int = 3
+    /// Known pixels kept around each region to fill from.
+    public var context: Int = 14
+    /// How far (pixels) a structure-fill ray searches for a known pixel.
+    public var reach: Int = 96
+    /// Plane-fit residual (RMS, 8-bit levels) under which a surround counts as smooth.
+    public var smoothThreshold: Double = 5.0
+    /// Colour difference (sum over channels) at which a ray's two ends stop counting as the same
+    /// surface.
+    public var agreement: Double = 30
+    /// Relaxation sweeps for the harmonic fill.
+    public var harmonicIterations: Int = 40
+    /// Force one method everywhere (tests, comparisons); `nil` chooses per region.
+    public var method: FillMethod? = nil
+    /// Whether texture synthesis may be chosen automatically.
+    public var allowTexture: Bool = true
+
+    public init() {}
+
+    /// Every parameter, for fingerprints and logs.
+    public var description: String {
+        "dilation=\(dilation) slack=\(slack) context=\(context) reach=\(reach) smooth=\(smoothThreshold) "
+            + "agreement=\(agreement) iterations=\(harmonicIterations) method=\(method?.rawValue ?? "auto") texture=\(allowTexture)"
+    }
+
+    /// Throws ``ClearTextError/invalidParameter(name:reason:)`` for the first parameter out of range.
+    public func validate() throws(ClearTextError) {
+        func check(_ ok: Bool, _ name: String, _ value: some CustomStringConvertible, _ range: String) throws(ClearTextError) {
+            if !ok { throw .invalidParameter(name: name, reason: "must be \(range), got \(value)") }
+        }
+        try check((0...32).contains(dilation), "dilation", dilation, "0...32")
+        try check((0...32).contains(slack), "slack", slack, "0...32")
+        try check((1...256).contains(context), "context", context, "1...256")
+        try check((1...1024).contains(reach), "reach", reach, "1...1024")
+        try check(smoothThreshold >= 0 && smoothThreshold.isFinite, "smoothThreshold", smoothThreshold, "finite and ≥ 0")
+        try check(agreement > 0 && agreement.isFinite, "agreement", agreement, "finite and > 0")
+        try check((0...10_000).contains(harmonicIterations), "harmonicIterations", harmonicIterations, "0...10000")
+    }
+}
+
+/// What happened to one merged window.
+public struct RegionReport: Sendable, Hashable {
+    /// The window (region plus context), page pixels.
+    public var window: PixelRect
+    public var method: FillMethod
+    /// Pixels replaced.
+    public var filledPixels: Int
+    /// RMS residual of the surround's plane fit (8-bit levels) — the smoothness the choice used.
+    public var surroundResidual: Double
+}
+
+/// Removes text ink from a page. A value: parameters in, pure function out.
+public struct InFill: Sendable {
+    public var parameters: InFillParameters
+
+    public init(_ parameters: InFillParameters = InFillParameters()) {
+        self.parameters = parameters
+    }
+
+    /// The page with the ink under `mask` (non-zero = ink) inside `regions` replaced. Pixels
+    /// outside ``fillMask(mask:regions:)`` are returned bit-identical.
+    public func clear(page: Bitmap<RGBA8>, mask: Bitmap<UInt8>, regions: [PixelRect], name: String = "page") throws(ClearTextError) -> Bitmap<RGBA8> {
+        try clearReporting(page: page, mask: mask, regions: regions, name: name).image
+    }
+
+    /// ``clear(page:mask:regions:name:)`` plus what was done per window.
+    public func clearReporting(
+        page: Bitmap<RGBA8>, mask: Bitmap<UInt8>, regions: [PixelRect], name: String = "page"
+    ) throws(ClearTextError) -> (image: Bitmap<RGBA8>, regions: [RegionReport]) {
+        try parameters.validate()
+        guard mask.width == page.width, mask.height == page.height else {
+            throw .maskSizeMismatch(page: name, pageWidth: page.width, pageHeight: page.height, maskWidth: mask.width, maskHeight: mask.height)
+        }
+        let fill = fillMask(mask: mask, regions: regions)
+        return fillMasked(page: page, fill: fill, regions: regions)
+    }
+
+    /// The pixels the in-fill replaces: `mask` inside the regions (grown by `slack`), dilated by
+    /// `dilation`, never outside the grown regions. 255 = replaced.
+    public func fillMask(mask: Bitmap<UInt8>, regions: [PixelRect]) -> Bitmap<UInt8> {
+        precondition(parameters.dilation >= 0 && parameters.slack >= 0, "negative dilation or slack: \(parameters)")
+        let w = mask.width, h = mask.height
+        var out = Bitmap<UInt8>(width: w, height: h, fill: 0)
+        let d = parameters.dilation, s = parameters.slack
+        for region in regions {
+            guard let src = region.expanded(by: s).intersection(mask.bounds),
+                let dst = region.expanded(by: s + d).intersection(mask.bounds)
+            else { continue }
+            // Separable square dilation: rows first into a temporary, then columns.
+            let tw = dst.width, th = dst.height
+            var rowMax = [UInt8](repeating: 0, count: tw * th)
+            mask.pixels.withUnsafeBufferPointer { m in
+                rowMax.withUnsafeMutableBufferPointer { t in
+                    for y in dst.minY..<dst.maxY where y >= src.minY && y < src.maxY {
+                        let base = y * w
+                        for x in dst.minX..<dst.maxX {
+                            let lo = max(src.minX, x - d), hi = min(src.maxX - 1, x + d)
+                            guard lo <= hi else { continue }
+                            var v: UInt8 = 0
+                            for xx in lo...hi where m[base + xx] != 0 { v = 255; break }
+                            t[(y - dst.minY) * tw + x - dst.minX] = v
+                        }
+                    }
+                }
+            }
+            out.pixels.withUnsafeMutableBufferPointer { o in
+                rowMax.withUnsafeBufferPointer { t in
+                    for y in dst.minY..<dst.maxY {
+                        let lo = max(dst.minY, y - d), hi = min(dst.maxY - 1, y + d)
+                        for x in dst.minX..<dst.maxX {
+                            var v: UInt8 = 0
+                            for yy in lo...hi where t[(yy - dst.minY) * tw + x - dst.minX] != 0 { v = 255; break }
+                            if v != 0 { o[y * w + x] = 255 }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Fills every non-zero pixel of `fill` (already dilated) inside the regions' windows.
+    public func fillMasked(page: Bitmap<RGBA8>, fill: Bitmap<UInt8>, regions: [PixelRect]) -> (image: Bitmap<RGBA8>, regions: [RegionReport]) {
+        precondition(fill.width == page.width && fill.height == page.height, "fill mask \(fill.width)×\(fill.height) ≠ page \(page.width)×\(page.height)")
+        let grow = parameters.slack + parameters.dilation + parameters.context
+        let windows = Self.mergedWindows(regions.map { $0.expanded(by: grow) }, bounds: page.bounds)
+        var out = page
+        var reports = [RegionReport?](repeating: nil, count: windows.count)
+        let params = parameters
+        page.pixels.withUnsafeBufferPointer { src in
+            fill.pixels.withUnsafeBufferPointer { fm in
+                out.pixels.withUnsafeMutableBufferPointer { dst in
+                    reports.withUnsafeMutableBufferPointer { rep in
+                        nonisolated(unsafe) let src = src, fm = fm, dst = dst, rep = rep
+                        // Largest first, so the two cores finish together.
+                        let order = windows.indices.sorted { windows[$0].area > windows[$1].area }
+                        let pageWidth = page.width
+                        let work: @Sendable (Int) -> Void = { k in
+                            let i = order[k]
+                            var filler = WindowFill(window: windows[i], pageWidth: pageWidth, src: src, fill: fm, parameters: params)
+                            rep[i] = filler.run(into: dst)
+                        }
+                        if order.count > 1 {
+                            DispatchQueue.concurrentPerform(iterations: order.count, execute: work)
+                        } else if order.count == 1 {
+                            work(0)
+                        }
+                    }
+                }
+            }
+        }
+        return (out, reports.compactMap { $0 })
+    }
+
+    /// Clamps the windows to the page and merges any that overlap, until none do.
+    static func mergedWindows(_ rects: [PixelRect], bounds: PixelRect) -> [PixelRect] {
+        var pending = rects.compactMap { $0.intersection(bounds) }
+        var merged: [PixelRect] = []
+        while var r = pending.popLast() {
+            var changed = true
+            while changed {
+                changed = false
+                var i = 0
+                while i < merged.count {
+                    if merged[i].intersection(r) != nil {
+                        r = r.union(merged.remove(at: i))
+                        changed = true
+                    } else {
+                        i += 1
+                    }
+                }
+            }
+            merged.append(r)
+        }
+        return merged.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+    }
+}
+
+/// One window's fill: local mask, classification, and the chosen filler.
+struct WindowFill {
+    let window: PixelRect
+    let pageWidth: Int
+    let src: UnsafeBufferPointer<RGBA8>
+    let parameters: InFillParameters
+    /// 1 where the pixel must be filled, window-local, row-major.
+    var hole: [UInt8]
+    var holeIndices: [Int] = []
+
+    init(window: PixelRect, pageWidth: Int, src: UnsafeBufferPointer<RGBA8>, fill: UnsafeBufferPointer<UInt8>, parameters: InFillParameters) {
+        self.window = window
+        self.pageWidth = pageWidth
+        self.src = src
+        self.parameters = parameters
+        let ww = window.width
+        var hole = [UInt8](repeating: 0, count: window.width * window.height)
+        var indices: [Int] = []
+        for y in 0..<window.height {
+            let row = (window.minY + y) * pageWidth + window.minX
+            for x in 0..<ww where fill[row + x] != 0 {
+                hole[y * ww + x] = 1
+                indices.append(y * ww + x)
+            }
+        }
+        self.hole = hole
+        self.holeIndices = indices
+    }
+
+    @inline(__always) func pageIndex(_ i: Int) -> Int {
+        let y = i / window.width, x = i - y * window.width
+        return (window.minY + y) * pageWidth + window.minX + x
+    }
+
+    mutating func run(into dst: UnsafeMutableBufferPointer<RGBA8>) -> RegionReport {
+        guard !holeIndices.isEmpty else {
+            return RegionReport(window: window, method: .flat, filledPixels: 0, surroundResidual: 0)
+        }
+        let fit = planeFit()
+        var method: FillMethod
+        if let forced = parameters.method {
+            method = forced
+        } else if fit.residual <= parameters.smoothThreshold {
+            method = fit.slope * Double(max(window.width, window.height)) < 6 ? .flat : .gradient
+        } else {
+            method = .structure
+        }
+        var values: [SIMD4<Float>]
+        switch method {
+        case .flat, .gradient:
+            values = holeIndices.map { i in
+                let y = i / window.width, x = i - y * window.width
+                return fit.value(x: Double(x), y: Double(y))
+            }
+            harmonicRelax(&values, iterations: parameters.harmonicIterations)
+        case .structure:
+            values = directionalFill()
+        case .texture:
+            values = directionalFill()
+        }
+        if parameters.method == nil, method == .structure, parameters.allowTexture,
+            let synthesized = textureFill(base: values)
+        {
+            values = synthesized
+            method = .texture
+        } else if parameters.method == .texture, let synthesized = textureFill(base: values, force: true) {
+            values = synthesized
+        }
+        for (k, i) in holeIndices.enumerated() {
+            let p = pageIndex(i)
+            let v = values[k]
+            @inline(__always) func q(_ f: Float) -> UInt8 { UInt8(max(0, min(255, f + 0.5))) }
+            dst[p] = RGBA8(r: q(v.x), g: q(v.y), b: q(v.z), a: src[p].a)
+        }
+        return RegionReport(window: window, method: method, filledPixels: holeIndices.count, surroundResidual: fit.residual)
+    }
+
+    @inline(__always) func color(_ local: Int) -> SIMD4<Float> {
+        let p = src[pageIndex(local)]
+        return SIMD4(Float(p.r), Float(p.g), Float(p.b), 0)
+    }
+
+    // MARK: plane fit
+
+    struct Plane {
+        var c0: SIMD4<Double>, cx: SIMD4<Double>, cy: SIMD4<Double>
+        var residual: Double
+        var slope: Double
+        func value(x: Double, y: Double) -> SIMD4<Float> {
+            let v = c0 + cx * x + cy * y
+            return SIMD4(Float(v.x), Float(v.y), Float(v.z), 0)
+        }
+    }
+
+    /// Least-squares plane per channel through the known pixels, and how far they stray from it.
+    func planeFit() -> Plane {
+        let ww = window.width
+        var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0
+        var sc = SIMD4<Double>(), sxc = SIMD4<Double>(), syc = SIMD4<Double>(), scc = SIMD4<Double>()
+        for y in 0..<window.height {
+            let row = (window.minY + y) * pageWidth + window.minX
+            let fy = Double(y)
+            for x in 0..<ww where hole[y * ww + x] == 0 {
+                let p = src[row + x]
+                let c = SIMD4<Double>(Double(p.r), Double(p.g), Double(p.b), 0)
+                let fx = Double(x)
+                n += 1; sx += fx; sy += fy; sxx += fx * fx; sxy += fx * fy; syy += fy * fy
+                sc += c; sxc += c * fx; syc += c * fy; scc += c * c
+            }
+        }
+        guard n >= 3 else {
+            let mean = n > 0 ? sc / n : SIMD4(255, 255, 255, 0)
+            return Plane(c0: mean, cx: .zero, cy: .zero, residual: 0, slope: 0)
+        }
+        // Centre the normal equations for stability.
+        let mx = sx / n, my = sy / n
+        let vxx = sxx / n - mx * mx, vxy = sxy / n - mx * my, vyy = syy / n - my * my
+        let mc = sc / n
+        let cxc = sxc / n - mc * mx, cyc = syc / n - mc * my
+        let det = vxx * vyy - vxy * vxy
+        var ax = SIMD4<Double>(), ay = SIMD4<Double>()
+        if det > 1e-9 {
+            ax = (cxc * vyy - cyc * vxy) / det
+            ay = (cyc * vxx - cxc * vxy) / det
+        }
+        // Residual variance = total variance − explained variance.
+        let total = scc / n - mc * mc
+        let explained = ax * cxc + ay * cyc
+        let r = total - explained
+        let residual = (max(0, r.x) + max(0, r.y) + max(0, r.z)) / 3
+        let c0 = mc - ax * mx - ay * my
+        let slope = max(abs(ax.x), abs(ax.y), abs(ax.z), abs(ay.x), abs(ay.y), abs(ay.z))
+        return Plane(c0: c0, cx: ax, cy: ay, residual: residual.squareRoot(), slope: slope)
+    }
+
+    // MARK: harmonic
+
+    /// Red-black over-relaxation of the membrane equation on the hole, known pixels fixed.
+    func harmonicRelax(_ values: inout [SIMD4<Float>], iterations: Int) {
+        guard iterations > 0 else { return }
+        let ww = window.width, wh = window.height
+        // Window-local slot of each hole pixel, -1 for known pixels.
+        var slot = [Int32](repeating: -1, count: ww * wh)
+        for (k, i) in holeIndices.enumerated() { slot[i] = Int32(k) }
+        var known = [SIMD4<Float>](repeating: .zero, count: ww * wh)
+        for i in 0..<(ww * wh) where hole[i] == 0 { known[i] = color(i) }
+        let omega: Float = 1.6
+        slot.withUnsafeBufferPointer { sl in
+            known.withUnsafeBufferPointer { kn in
+                values.withUnsafeMutableBufferPointer { v in
+                    for _ in 0..<iterations {
+                        for parity in 0..<2 {
+                            for (k, i) in holeIndices.enumerated() {
+                                let y = i / ww, x = i - y * ww
+                                guard (x + y) & 1 == parity else { continue }
+                                var sum = SIMD4<Float>.zero
+                                var count: Float = 0
+                                @inline(__always) func add(_ j: Int) {
+                                    let s = sl[j]
+                                    sum += s >= 0 ? v[Int(s)] : kn[j]
+                                    count += 1
+                                }
+                                if x > 0 { add(i - 1) }
+                                if x + 1 < ww { add(i + 1) }
+                                if y > 0 { add(i - ww) }
+                                if y + 1 < wh { add(i + ww) }
+                                guard count > 0 else { continue }
+                                v[k] += omega * (sum / count - v[k])
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: structure
+
+    static let directions: [(Int, Int)] = [(1, 0), (0, 1), (1, 1), (1, -1), (2, 1), (1, 2), (2, -1), (1, -2)]
+
+    /// Per hole pixel: for each line through it, the linear interpolation between the first
+    /// known pixels on both sides, weighted towards short spans (fourth power: the narrowest
+    /// crossing of a thin line must outvote the slanted rays that miss it) whose ends agree.
+    func directionalFill() -> [SIMD4<Float>] {
+        let ww = window.width, wh = window.height
+        let reach = parameters.reach
+        let agreement = Float(parameters.agreement)
+        var fallback = SIMD4<Float>.zero
+        var knownCount: Float = 0
+        for i in 0..<(ww * wh) where hole[i] == 0 {
+            fallback += color(i)
+            knownCount += 1
+        }
+        fallback = knownCount > 0 ? fallback / knownCount : SIMD4(255, 255, 255, 0)
+        var out = [SIMD4<Float>](repeating: .zero, count: holeIndices.count)
+        let dirCount = Self.directions.count
+        var rayValue = [SIMD4<Float>](repeating: .zero, count: dirCount)
+        var rayMid = [SIMD4<Float>](repeating: .zero, count: dirCount)
+        var rayWeight = [Float](repeating: 0, count: dirCount)
+        hole.withUnsafeBufferPointer { hp in
+            for (k, i) in holeIndices.enumerated() {
+                let y = i / ww, x = i - y * ww
+                var endSum = SIMD4<Float>.zero
+                var endCount: Float = 0
+                for (r, (dx, dy)) in Self.directions.enumerated() {
+                    let step = Float((dx * dx + dy * dy)).squareRoot()
+                    // Ends: the first known pixel each way, averaged with the next one out to
+                    // damp scan noise.
+                    func end(_ sx: Int, _ sy: Int) -> (SIMD4<Float>, Float)? {
+                        var cx = x, cy = y
+                        for n in 1...reach {
+                            cx += sx; cy += sy
+                            guard cx >= 0, cx < ww, cy >= 0, cy < wh else { return nil }
+                            let j = cy * ww + cx
+                            if hp[j] == 0 {
+                                var c = color(j)
+                                let nx = cx + sx, ny = cy + sy
+                                if nx >= 0, nx < ww, ny >= 0, ny < wh, hp[ny * ww + nx] == 0 {
+                                    c = (c + color(ny * ww + nx)) * 0.5
+                                }
+                                return (c, Float(n) * step)
+                            }
+                        }
+                        return nil
+                    }
+                    let a = end(dx, dy), b = end(-dx, -dy)
+                    switch (a, b) {
+                    case let (.some((ca, da)), .some((cb, db))):
+                        let span = da + db
+                        let diff = ca - cb
+                        let dsum = (abs(diff.x) + abs(diff.y) + abs(diff.z)) / agreement
+                        let s2 = span * span
+                        rayWeight[r] = 1 / (s2 * s2 * (1 + dsum * dsum))
+                        rayValue[r] = (ca * db + cb * da) / span
+                        rayMid[r] = (ca + cb) * 0.5
+                        endSum += ca + cb
+                        endCount += 2
+                    case let (.some((c, d)), nil), let (nil, .some((c, d))):
+                        rayWeight[r] = 0.25 / (16 * d * d * d * d)
+                        rayValue[r] = c
+                        rayMid[r] = c
+                        endSum += c
+                        endCount += 1
+                    default:
+                        rayWeight[r] = 0
+                    }
+                }
+                guard endCount > 0 else {
+                    out[k] = fallback
+                    continue
+                }
+                // Two ends that agree with each other but not with the rest of the
+                // neighbourhood are a structure passing through (a line, a band): that is
+                // unlikely by chance, so such rays are believed more than background-to-background ones.
+                let around = endSum / endCount
+                var acc = SIMD4<Float>.zero
+                var wsum: Float = 0
+                for r in 0..<dirCount where rayWeight[r] > 0 {
+                    let c = rayMid[r] - around
+                    let contrast = (abs(c.x) + abs(c.y) + abs(c.z)) / agreement
+                    let w = rayWeight[r] * (1 + contrast * contrast)
+                    acc += rayValue[r] * w
+                    wsum += w
+                }
+                out[k] = wsum > 0 ? acc / wsum : fallback
+            }
+        }
+        return out
+    }
+
+    // MARK: texture
+
+    /// Patch-based synthesis for each connected hole component: the offset whose source patch
+    /// best matches the component's known border is copied in, shifted by the border's mean
+    /// mismatch. Used only when the best match predicts the border clearly better than a smooth
+    /// fill would; `nil` when no component qualified.
+    func textureFill(base: [SIMD4<Float>], force: Bool = false) -> [SIMD4<Float>]? {
+        let ww = window.width, wh = window.height
+        // Window-local slot of every hole pixel.
+        var slot = [Int32](repeating: -1, count: ww * wh)
+        for (k, i) in holeIndices.enumerated() { slot[i] = Int32(k) }
+
+        // Connected hole components (4-connected), each with its bounding box.
+        var label = [Int32](repeating: -1, count: ww * wh)
+        var components: [(pixels: [Int], box: PixelRect)] = []
+        var stack: [Int] = []
+        for start in holeIndices where label[start] < 0 {
+            let id = Int32(components.count)
+            var pixels: [Int] = []
+            var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+            label[start] = id
+            stack.append(start)
+            while let i = stack.popLast() {
+                pixels.append(i)
+                let y = i / ww, x = i - y * ww
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                if x > 0, hole[i - 1] != 0, label[i - 1] < 0 { label[i - 1] = id; stack.append(i - 1) }
+                if x + 1 < ww, hole[i + 1] != 0, label[i + 1] < 0 { label[i + 1] = id; stack.append(i + 1) }
+                if y > 0, hole[i - ww] != 0, label[i - ww] < 0 { label[i - ww] = id; stack.append(i - ww) }
+                if y + 1 < wh, hole[i + ww] != 0, label[i + ww] < 0 { label[i + ww] = id; stack.append(i + ww) }
+            }
+            components.append((pixels, PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)))
+        }
+
+        // Rings: known pixels within two of a hole pixel, per component.
+        let ringWidth = 2
+        var rings = [[Int]](repeating: [], count: components.count)
+        var allRing: [Int] = []
+        // Walk out from the hole pixels (far fewer than the window's): each known pixel within
+        // reach joins the ring of the first component that finds it.
+        var ringOwner = [Int32](repeating: -1, count: ww * wh)
+        for (c, comp) in components.enumerated() {
+            for i in comp.pixels {
+                let y = i / ww, x = i - y * ww
+                for yy in max(0, y - ringWidth)...min(wh - 1, y + ringWidth) {
+                    for xx in max(0, x - ringWidth)...min(ww - 1, x + ringWidth) {
+                        let j = yy * ww + xx
+                        if hole[j] == 0 && ringOwner[j] < 0 {
+                            ringOwner[j] = Int32(c)
+                            rings[c].append(j)
+                            allRing.append(j)
+                        }
+                    }
+                }
+            }
+        }
+        guard !allRing.isEmpty else { return nil }
+
+        // Candidate offsets from the surround's self-similarity: periodic art (stripes, fences,
+        // brickwork) matches itself one period away. A sample of the rings is scored for every
+        // offset in range; the best few are tried per component.
+        let radius = 20
+        let sampleStep = max(1, allRing.count / 400)
+        let samples = stride(from: 0, to: allRing.count, by: sampleStep).map { allRing[$0] }
+        var scored: [(Float, Int, Int)] = []
+        for dy in -radius...radius {
+            for dx in -radius...radius where abs(dx) + abs(dy) >= 3 {
+                var sum: Float = 0
+                var n = 0
+                for i in samples {
+                    let y = i / ww + dy, x = i - (i / ww) * ww + dx
+                    guard x >= 0, x < ww, y >= 0, y < wh else { continue }
+                    let j = y * ww + x
+                    guard hole[j] == 0 else { continue }
+                    let d = color(i) - color(j)
+                    sum += d.x * d.x + d.y * d.y + d.z * d.z
+                    n += 1
+                }
+                if n * 3 >= samples.count { scored.append((sum / Float(n), dx, dy)) }
+            }
+        }
+        scored.sort { $0.0 < $1.0 }
+        let candidates = scored.prefix(16)
+        guard !candidates.isEmpty else { return nil }
+
+        var out = base
+        var used = 0
+        for (c, comp) in components.enumerated() {
+            let ring = rings[c]
+            guard ring.count >= 4 else { continue }
+            var mean = SIMD4<Float>.zero
+            for i in ring { mean += color(i) }
+            mean /= Float(ring.count)
+            var variance: Float = 0
+            for i in ring {
+                let d = color(i) - mean
+                variance += d.x * d.x + d.y * d.y + d.z * d.z
+            }
+            variance /= Float(ring.count)
+            var best: (mse: Float, dx: Int, dy: Int, shift: SIMD4<Float>)? = nil
+            offsets: for (_, dx, dy) in candidates {
+                // The copied pixels must all be known.
+                for i in comp.pixels {
+                    let y = i / ww + dy, x = i - (i / ww) * ww + dx
+                    guard x >= 0, x < ww, y >= 0, y < wh, hole[y * ww + x] == 0 else { continue offsets }
+                }
+                var sum: Float = 0
+                var diff = SIMD4<Float>.zero
+                var n = 0
+                for i in ring {
+                    let y = i / ww + dy, x = i - (i / ww) * ww + dx
+                    guard x >= 0, x < ww, y >= 0, y < wh, hole[y * ww + x] == 0 else { continue }
+                    let d = color(i) - color(y * ww + x)
+                    sum += d.x * d.x + d.y * d.y + d.z * d.z
+                    diff += d
+                    n += 1
+                }
+                guard n * 2 >= ring.count else { continue }
+                let mse = sum / Float(n)
+                if mse < (best?.mse ?? .infinity) { best = (mse, dx, dy, diff / Float(n)) }
+            }
+            guard let b = best else { continue }
+            // Copy only when the surround's own texture predicts this ring much better than a
+            // smooth fill could (whose error is about the ring's variance).
+            guard force || (variance > 60 && b.mse < 0.3 * variance) else { continue }
+            for i in comp.pixels {
+                let y = i / ww + b.dy, x = i - (i / ww) * ww + b.dx
+                let v = color(y * ww + x) + b.shift
+                out[Int(slot[i])] = SIMD4(max(0, min(255, v.x)), max(0, min(255, v.y)), max(0, min(255, v.z)), 0)
+            }
+            used += 1
+        }
+        return used > 0 ? out : nil
+    }
+}

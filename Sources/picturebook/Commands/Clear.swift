@@ -1,0 +1,275 @@
+import ArgumentParser
+import BookModel
+import ClearText
+import Codecs
+import Dispatch
+import FileIO
+import Foundation
+import Geometry
+import Raster
+
+/// `picturebook clear`: every page with its printed text in-filled away.
+struct Clear: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write every page with its text removed (in-filled), for re-typesetting.",
+        discussion: """
+            Reads BOOK_DIR/book.json, in-fills the text of every box on every page, and writes \
+            DIR/<page-image-stem>.png (default BOOK_DIR/clear/). The text's ink is taken from \
+            --mask-dir when a mask is there for the page (gray PNG named after the page, non-zero \
+            on ink), otherwise estimated from each box. Pixels outside the dilated ink are left \
+            exactly as decoded. Outputs already up to date (same source file, boxes and \
+            parameters) are skipped; --force redoes them.
+
+            Examples:
+              picturebook clear Books/moon-rabbit
+              picturebook clear corpus --out /tmp/cleared --fill-masks /tmp/masks --stats /tmp/times.jsonl
+            """)
+
+    @Argument(help: ArgumentHelp("The book folder.", valueName: "book-dir"), completion: .directory)
+    var book: String
+
+    @Option(help: "Output folder (default BOOK_DIR/clear).", completion: .directory)
+    var out: String?
+
+    @Option(help: "Folder of ink masks named after the pages (<stem>.png); pages without one get an estimate.", completion: .directory)
+    var maskDir: String?
+
+    @Option(help: "Also write the pixels that were replaced (255) as <stem>.png into this folder.", completion: .directory)
+    var fillMasks: String?
+
+    @Option(help: "Pixels the ink is grown by before filling (anti-aliasing, blur, JPEG ringing).")
+    var dilation: Int = InFillParameters().dilation
+
+    @Option(help: "auto, flat, gradient, structure or texture.")
+    var method: String = "auto"
+
+    @Option(help: "Pages processed at once (each page's in-fill is parallel too).")
+    var jobs: Int = 2
+
+    @Option(help: "Append one JSON line per page (timings in ms, methods) to this file.", completion: .file())
+    var stats: String?
+
+    @Flag(help: "Redo outputs even when they are up to date.")
+    var force = false
+
+    func run() throws {
+        var params = InFillParameters()
+        params.dilation = dilation
+        if method != "auto" {
+            guard let m = FillMethod(rawValue: method) else {
+                Console.error("clear: --method must be auto, flat, gradient, structure or texture, got '\(method)'")
+                throw ExitCode.failure
+            }
+            params.method = m
+        }
+        guard (1...64).contains(jobs) else {
+            Console.error("clear: --jobs must be 1...64, got \(jobs)")
+            throw ExitCode.failure
+        }
+        do { try params.validate() } catch {
+            Console.error("clear: \(error)")
+            throw ExitCode.failure
+        }
+        let job = try BookJob(book: book, out: out, defaultFolder: "clear", command: "clear")
+        if let fillMasks { try BookJob.makeFolder(fillMasks, command: "clear") }
+        let infill = InFill(params)
+        let maskParams = InkMaskParameters()
+        let maskDir = self.maskDir, fillMasks = self.fillMasks, force = self.force
+        let statsLines = StatsSink(path: stats)
+        let fingerprintBase = "clear/1 \(params) mask=\(maskDir ?? "estimate") \(maskParams)"
+
+        let outcome = job.forEachPage(jobs: jobs) { page, source in
+            let stem = BookJob.stem(page.image)
+            let output = job.outDir + "/" + stem + ".png"
+            let boxes = page.textBoxes.map(\.rect)
+            let fingerprint = fingerprintBase + " " + BookJob.sourceKey(source) + " " + boxes.map(\.description).joined(separator: ",")
+            if !force, BookJob.isUpToDate(output, fingerprint: fingerprint), fillMasks.map({ FileIO.exists($0 + "/" + stem + ".png") }) ?? true {
+                return .skipped
+            }
+            let image = try BookJob.decode(source)
+            let t0 = DispatchTime.now()
+            var mask: Bitmap<UInt8>
+            var maskKind = "estimate"
+            if let maskDir, FileIO.exists(maskDir + "/" + stem + ".png") {
+                mask = try BookJob.decodeGray(maskDir + "/" + stem + ".png")
+                maskKind = "file"
+                guard mask.width == image.width, mask.height == image.height else {
+                    throw ClearTextError.maskSizeMismatch(page: source, pageWidth: image.width, pageHeight: image.height, maskWidth: mask.width, maskHeight: mask.height)
+                }
+            } else {
+                mask = InkMask.estimate(page: image, regions: boxes, parameters: maskParams)
+            }
+            let t1 = DispatchTime.now()
+            let fill = infill.fillMask(mask: mask, regions: boxes)
+            let (cleared, reports) = infill.fillMasked(page: image, fill: fill, regions: boxes)
+            let t2 = DispatchTime.now()
+            try BookJob.writePNG(cleared, to: output)
+            if let fillMasks { try BookJob.writePNG(fill, to: fillMasks + "/" + stem + ".png") }
+            try BookJob.recordFingerprint(fingerprint, for: output)
+            func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
+            statsLines.append(PageStats(
+                image: page.image, width: image.width, height: image.height, boxes: boxes.count, mask: maskKind,
+                maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2),
+                filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
+                methods: reports.map(\.method.rawValue)))
+            return .written
+        }
+        try statsLines.flush()
+        job.summarize(outcome, noun: "cleared")
+        if outcome.failed > 0 { throw ExitCode.failure }
+    }
+}
+
+struct PageStats: Encodable {
+    var image: String
+    var width: Int
+    var height: Int
+    var boxes: Int
+    var mask: String
+    var maskMilliseconds: Double
+    var infillMilliseconds: Double
+    var filledPixels: Int
+    var methods: [String]
+}
+
+/// Collects JSON lines from worker threads; written once at the end (appended).
+final class StatsSink: @unchecked Sendable {
+    private let path: String?
+    private var lines: [String] = []
+    private let lock = NSLock()
+
+    init(path: String?) { self.path = path }
+
+    func append(_ value: some Encodable) {
+        guard path != nil else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(value), let line = String(data: data, encoding: .utf8) else { return }
+        lock.withLock { lines.append(line) }
+    }
+
+    func flush() throws {
+        guard let path, !lines.isEmpty else { return }
+        var existing: [UInt8] = FileIO.exists(path) ? ((try? FileIO.read(path)) ?? []) : []
+        existing += Array((lines.joined(separator: "\n") + "\n").utf8)
+        do { try AtomicFile.write(existing, to: path) } catch {
+            Console.error("cannot write stats to \(path): \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// What page commands share: the book, the output folder, skipping up-to-date outputs, running
+/// pages on both cores with a progress bar, and reporting failures per page.
+struct BookJob: Sendable {
+    enum PageResult: Sendable { case written, skipped }
+    struct Outcome { var written = 0, skipped = 0, failed = 0 }
+
+    let directory: String
+    let book: Book
+    let outDir: String
+    let command: String
+
+    init(book operand: String, out: String?, defaultFolder: String, command: String) throws {
+        guard FileIO.exists(operand) else {
+            Console.error("\(command): \(operand): no such book folder")
+            throw ExitCode.failure
+        }
+        let (directory, _) = BookDirectory.resolve(operand)
+        do {
+            self.book = try Book.load(directory: directory).book
+        } catch {
+            Console.error("\(command): \(error)")
+            throw ExitCode.failure
+        }
+        self.directory = directory
+        self.outDir = out ?? (directory + "/" + defaultFolder)
+        self.command = command
+        try Self.makeFolder(outDir, command: command)
+    }
+
+    static func makeFolder(_ path: String, command: String) throws {
+        do { try FileIO.createDirectory(path) } catch {
+            Console.error("\(command): cannot create \(path): \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    static func stem(_ image: String) -> String {
+        let name = image.split(separator: "/").last.map(String.init) ?? image
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// Identifies the source file's version: its size and modification time.
+    static func sourceKey(_ path: String) -> String {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+        return "src=\(size)@\(FileIO.modificationTime(path) ?? -1)"
+    }
+
+    /// The fingerprint of an output lives beside it in a hidden file, written after the output,
+    /// so an interrupted run never leaves a stale output looking current.
+    static func fingerprintPath(_ output: String) -> String {
+        let dir = output.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let name = output.split(separator: "/").last.map(String.init) ?? output
+        return (dir.isEmpty ? "." : dir) + "/." + name + ".key"
+    }
+
+    static func isUpToDate(_ output: String, fingerprint: String) -> Bool {
+        guard FileIO.exists(output), let bytes = try? FileIO.read(fingerprintPath(output)) else { return false }
+        return String(decoding: bytes, as: UTF8.self) == fingerprint
+    }
+
+    static func recordFingerprint(_ fingerprint: String, for output: String) throws {
+        try AtomicFile.write(Array(fingerprint.utf8), to: fingerprintPath(output))
+    }
+
+    static func decode(_ path: String) throws -> Bitmap<RGBA8> { try ImageDecoder.decode(file: path) }
+    static func decodeGray(_ path: String) throws -> Bitmap<UInt8> { try ImageDecoder.decodeGray(file: path) }
+    static func writePNG(_ image: Bitmap<RGBA8>, to path: String) throws { try PNGEncoder.write(image, to: path, options: .fast) }
+    static func writePNG(_ image: Bitmap<UInt8>, to path: String) throws { try PNGEncoder.write(image, to: path, options: .fast) }
+
+    /// Runs `body` for every page, `jobs` at a time, with a progress bar; a failing page is
+    /// reported and the others go on.
+    func forEachPage(jobs: Int, _ body: @escaping @Sendable (Page, String) throws -> PageResult) -> Outcome {
+        let pages = book.pages
+        let progress = Progress(command, total: pages.count)
+        let lock = NSLock()
+        nonisolated(unsafe) var outcome = Outcome()
+        let next = ManagedCounter()
+        let directory = self.directory, command = self.command
+        DispatchQueue.concurrentPerform(iterations: min(max(1, jobs), max(1, pages.count))) { _ in
+            while let i = next.take(below: pages.count) {
+                let page = pages[i]
+                let source = BookDirectory.imagePath(of: page, in: directory)
+                do {
+                    let r = try body(page, source)
+                    lock.withLock { if r == .written { outcome.written += 1 } else { outcome.skipped += 1 } }
+                } catch {
+                    Console.error("\(command): \(source): \(error)")
+                    lock.withLock { outcome.failed += 1 }
+                }
+                progress.advance(page.image)
+            }
+        }
+        progress.finish()
+        return lock.withLock { outcome }
+    }
+
+    func summarize(_ o: Outcome, noun: String) {
+        Console.err("\(command): \(o.written) \(noun), \(o.skipped) up to date, \(o.failed) failed → \(outDir)")
+    }
+}
+
+/// Hands out indices 0, 1, 2 … to worker threads.
+final class ManagedCounter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func take(below limit: Int) -> Int? {
+        lock.withLock {
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import ClearText
+import Geometry
+import Raster
+import Testing
+
+/// A page with a smooth background, "text" strokes painted in a box, and the true background.
+private struct Scene {
+    var page: Bitmap<RGBA8>
+    var clean: Bitmap<RGBA8>
+    var mask: Bitmap<UInt8>
+    var box: PixelRect
+}
+
+/// Vertical and horizontal strokes like letters, inside `box`.
+private func strokes(in box: PixelRect, width: Int, height: Int) -> Bitmap<UInt8> {
+    var m = Bitmap<UInt8>(width: width, height: height, fill: 0)
+    var x = box.minX + 2
+    while x + 4 < box.maxX {
+        m.fill(PixelRect(x: x, y: box.minY + 2, width: 4, height: box.height - 4), with: 255)
+        x += 11
+    }
+    m.fill(PixelRect(x: box.minX + 2, y: box.midY - 2, width: box.width - 4, height: 4), with: 255)
+    return m
+}
+
+private func scene(_ background: (Int, Int) -> RGBA8, width: Int = 200, height: Int = 160, box: PixelRect = PixelRect(x: 50, y: 50, width: 100, height: 60)) -> Scene {
+    let clean = Bitmap<RGBA8>(width: width, height: height, pixels: (0..<(width * height)).map { background($0 % width, $0 / width) })
+    let mask = strokes(in: box, width: width, height: height)
+    var page = clean
+    for i in page.pixels.indices where mask.pixels[i] != 0 { page.pixels[i] = RGBA8(r: 20, g: 15, b: 10) }
+    return Scene(page: page, clean: clean, mask: mask, box: box)
+}
+
+private extension PixelRect {
+    var midY: Int { y + height / 2 }
+}
+
+@Suite struct InFillTests {
+    @Test(arguments: [FillMethod?.none, .flat, .structure, .texture])
+    func outsideTheFillMaskNothingChanges(method: FillMethod?) throws {
+        let s = scene { x, y in RGBA8(r: UInt8((x * 7 + y * 3) % 256), g: UInt8((x * y) % 256), b: 90) }
+        var p = InFillParameters()
+        p.method = method
+        let infill = InFill(p)
+        let out = try infill.clear(page: s.page, mask: s.mask, regions: [s.box])
+        let fill = infill.fillMask(mask: s.mask, regions: [s.box])
+        var changedOutside = 0
+        for i in out.pixels.indices where fill.pixels[i] == 0 && out.pixels[i] != s.page.pixels[i] { changedOutside += 1 }
+        #expect(changedOutside == 0)
+        // …and every ink pixel is gone.
+        var inkLeft = 0
+        for i in out.pixels.indices where s.mask.pixels[i] != 0 && out.pixels[i] == RGBA8(r: 20, g: 15, b: 10) { inkLeft += 1 }
+        #expect(inkLeft == 0)
+    }
+
+    @Test func flatSurroundIsRestored() throws {
+        let s = scene { _, _ in RGBA8(r: 240, g: 230, b: 200) }
+        let (out, reports) = try InFill().clearReporting(page: s.page, mask: s.mask, regions: [s.box])
+        #expect(reports.map(\.method) == [.flat])
+        let d = ImageComparison.difference(out, s.clean, in: s.box)
+        #expect(d.maxError <= 1, "\(d)")
+    }
+
+    @Test func gradientSurroundIsRestored() throws {
+        let s = scene { x, y in RGBA8(r: UInt8(40 + x / 2), g: UInt8(60 + y), b: UInt8(200 - x / 4 - y / 4)) }
+        let (out, reports) = try InFill().clearReporting(page: s.page, mask: s.mask, regions: [s.box])
+        #expect(reports.map(\.method) == [.gradient])
+        let d = ImageComparison.difference(out, s.clean, in: s.box)
+        #expect(d.maxError <= 3, "\(d)")
+        #expect(d.meanAbsoluteError <= 0.6, "\(d)")
+    }
+
+    @Test func noisySmoothSurroundIsRestoredNearTheMean() throws {
+        // Deterministic ±4 noise on a flat colour: the fill should land near the mean, not copy noise.
+        let s = scene { x, y in
+            let n = Int((UInt32(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663) >> 7) % 9) - 4
+            return RGBA8(gray: UInt8(200 + n))
+        }
+        let out = try InFill().clear(page: s.page, mask: s.mask, regions: [s.box])
+        let d = ImageComparison.difference(out, s.clean, in: s.box, mask: s.mask)
+        #expect(d.meanAbsoluteError < 3.2, "\(d)")
+    }
+
+    /// A dark horizontal line crosses behind the text: it must come out straight and dark, with
+    /// the background above and below it untouched by smear.
+    @Test(arguments: [2, 3])
+    func lineBehindTextContinuesStraight(thickness: Int) throws {
+        let lineY = 78
+        let s = scene { _, y in
+            (lineY..<lineY + thickness).contains(y) ? RGBA8(r: 30, g: 30, b: 60) : RGBA8(r: 235, g: 228, b: 210)
+        }
+        // Only the vertical strokes: the line passes behind them.
+        var mask = Bitmap<UInt8>(width: s.page.width, height: s.page.height, fill: 0)
+        var x = s.box.minX + 2
+        while x + 4 < s.box.maxX {
+            mask.fill(PixelRect(x: x, y: s.box.minY + 2, width: 5, height: s.box.height - 4), with: 255)
+            x += 12
+        }
+        var page = s.clean
+        for i in page.pixels.indices where mask.pixels[i] != 0 { page.pixels[i] = RGBA8(r: 10, g: 10, b: 10) }
+        let (out, reports) = try InFill().clearReporting(page: page, mask: mask, regions: [s.box])
+        // Bridged by the directional fill, or copied from along the line itself: both keep it straight.
+        #expect(reports.first.map { [.structure, .texture].contains($0.method) } == true)
+        // On the line: dark everywhere across the box.
+        for x in s.box.minX..<s.box.maxX {
+            for y in lineY..<lineY + thickness {
+                #expect(Int(out[x, y].b) < 110, "line broken at (\(x), \(y)): \(out[x, y])")
+            }
+            // Two pixels off the line: background.
+            #expect(Int(out[x, lineY - 2].r) > 200, "smear above the line at x \(x): \(out[x, lineY - 2])")
+            #expect(Int(out[x, lineY + thickness + 1].r) > 200, "smear below the line at x \(x): \(out[x, lineY + thickness + 1])")
+        }
+        let d = ImageComparison.difference(out, s.clean, in: s.box)
+        #expect(d.psnr > 30, "\(d)")
+    }
+
+    @Test func maskOfTheWrongSizeIsRefusedWithTheName() {
+        let s = scene { _, _ in .white }
+        let small = Bitmap<UInt8>(width: 10, height: 10, fill: 0)
+        #expect(throws: ClearTextError.self) { try InFill().clear(page: s.page, mask: small, regions: [s.box], name: "p1.jpg") }
+        do {
+            _ = try InFill().clear(page: s.page, mask: small, regions: [s.box], name: "p1.jpg")
+        } catch {
+            #expect(error.description.contains("p1.jpg"))
+        }
+    }
+
+    @Test func regionsAtThePageEdgeAndOverlappingAreFilled() throws {
+        let s = scene({ _, _ in RGBA8(r: 200, g: 220, b: 240) }, box: PixelRect(x: 0, y: 0, width: 80, height: 40))
+        let second = PixelRect(x: 60, y: 20, width: 80, height: 40)
+        var mask = s.mask
+        let more = strokes(in: second, width: mask.width, height: mask.height)
+        for i in mask.pixels.indices where more.pixels[i] != 0 { mask.pixels[i] = 255 }
+        var page = s.clean
+        for i in page.pixels.indices where mask.pixels[i] != 0 { page.pixels[i] = .black }
+        let out = try InFill().clear(page: page, mask: mask, regions: [s.box, second])
+        let d = ImageComparison.difference(out, s.clean)
+        #expect(d.maxError <= 1, "\(d)")
+    }
+
+    @Test func ownMaskEstimateFindsDarkAndLightInk() throws {
+        for light in [false, true] {
+            let bg = light ? RGBA8(r: 30, g: 40, b: 70) : RGBA8(r: 240, g: 235, b: 220)
+            let ink = light ? RGBA8(r: 250, g: 250, b: 240) : RGBA8(r: 20, g: 20, b: 20)
+            let s = scene { _, _ in bg }
+            var page = s.clean
+            for i in page.pixels.indices where s.mask.pixels[i] != 0 { page.pixels[i] = ink }
+            let estimate = InkMask.estimate(page: page, in: s.box)
+            var missed = 0, extra = 0
+            for i in estimate.pixels.indices {
+                if s.mask.pixels[i] != 0 && estimate.pixels[i] == 0 { missed += 1 }
+                if s.mask.pixels[i] == 0 && estimate.pixels[i] != 0 { extra += 1 }
+            }
+            #expect(missed == 0, "light \(light)")
+            #expect(extra == 0, "light \(light)")
+            #expect(InkMask.polarity(page: page, in: s.box) == (light ? .lightOnDark : .darkOnLight))
+            let out = try InFill().clear(page: page, mask: estimate, regions: [s.box])
+            #expect(ImageComparison.difference(out, s.clean).maxError <= 1)
+        }
+    }
+}
+
+@Suite struct InkMaskTests {
+    /// Black text over red-and-cream stripes: the stripes are darker than the paper too, but they
+    /// are not the text's ink, so the estimate over this busy surround must leave them alone.
+    @Test func artOfAnotherColourUnderTheTextIsNotInk() {
+        let box = PixelRect(x: 50, y: 50, width: 100, height: 60)
+        let clean = Bitmap<RGBA8>(width: 200, height: 160, pixels: (0..<(200 * 160)).map { i in
+            (i % 200) / 6 % 2 == 0 ? RGBA8(r: 200, g: 40, b: 40) : RGBA8(r: 245, g: 238, b: 220)
+        })
+        var ink = Bitmap<UInt8>(width: 200, height: 160, fill: 0)
+        for x in stride(from: 54, to: 140, by: 14) { ink.fill(PixelRect(x: x, y: 56, width: 5, height: 48), with: 255) }
+        var page = clean
+        for i in page.pixels.indices where ink.pixels[i] != 0 { page.pixels[i] = RGBA8(r: 15, g: 15, b: 20) }
+        let estimate = InkMask.estimate(page: page, in: box)
+        var missed = 0, stripes = 0
+        for i in estimate.pixels.indices {
+            if ink.pixels[i] != 0 && estimate.pixels[i] == 0 { missed += 1 }
+            // Stripe pixels more than 3 px from any ink are art.
+            let x = i % 200, y = i / 200
+            let nearInk = (max(0, x - 3)...min(199, x + 3)).contains { xx in (max(0, y - 3)...min(159, y + 3)).contains { ink[xx, $0] != 0 } }
+            if !nearInk && estimate.pixels[i] != 0 { stripes += 1 }
+        }
+        #expect(missed == 0)
+        #expect(stripes == 0)
+    }
+}
