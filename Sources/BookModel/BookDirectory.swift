@@ -19,6 +19,17 @@ public enum BookDirectory {
     /// `directory/book.json`.
     public static func manifestPath(in directory: String) -> String { join(directory, manifestName) }
 
+    /// Where `picturebook analyze` keeps each page's ink mask and `picturebook clear` looks for it.
+    public static func maskFolder(in directory: String) -> String { join(directory, "masks") }
+
+    /// A page image's name without folders or extension ("scans/p12.jpg" → "p12"): the name every
+    /// per-page output (masks, cleared pages, popouts) is given.
+    public static func stem(of image: String) -> String {
+        let name = lastComponent(of: image)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
     /// True when `directory` holds a book.json.
     public static func containsBook(_ directory: String) -> Bool {
         FileIO.exists(manifestPath(in: directory)) && !FileIO.isDirectory(manifestPath(in: directory))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BookModel
+import FileIO
 import Codecs
 import Dispatch
 import Foundation
@@ -43,6 +44,12 @@ struct Analyze: ParsableCommand {
     @Option(help: ArgumentHelp("Also write each page with its detected boxes and ink mask drawn on it, as JPEG, into this folder.", valueName: "dir"))
     var draw: String?
 
+    @Option(help: ArgumentHelp("Folder for each page's ink mask (<page-stem>.png), which `picturebook clear` uses instead of estimating its own (default BOOK_DIR/masks).", valueName: "dir"))
+    var masks: String?
+
+    @Flag(name: .customLong("no-masks"), help: "Do not write ink masks.")
+    var noMasks = false
+
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a detector parameter, NAME=VALUE (for tuning; see AnalysisParameters).", visibility: .hidden))
     var overrides: [String] = []
 
@@ -75,6 +82,15 @@ struct Analyze: ParsableCommand {
             throw ExitCode(2)
         }
 
+        // The detector's ink mask is what the in-fill needs; keeping it spares `clear` a second
+        // detection (or a cruder estimate from the boxes alone).
+        let maskFolder: String? = dryRun || noMasks ? nil : (masks ?? BookDirectory.maskFolder(in: directory))
+        if let maskFolder {
+            do { try FileIO.createDirectory(maskFolder) } catch {
+                Console.error("analyze: \(error)")
+                throw ExitCode.failure
+            }
+        }
         let direction: PageAnalyzer.ReadingDirection = model.readingDirection == .rightToLeft ? .rightToLeft : .leftToRight
         let analyzer = PageAnalyzer(parameters: parameters)
         let pages = model.pages
@@ -95,6 +111,9 @@ struct Analyze: ParsableCommand {
                         let name = (pages[i].image as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "_")
                         try? FileManager.default.createDirectory(atPath: draw, withIntermediateDirectories: true)
                         try JPEGEncoder.write(overlay(bitmap, analysis), to: draw + "/" + name + ".jpg")
+                    }
+                    if let maskFolder {
+                        try PNGEncoder.write(analysis.inkMask, to: maskFolder + "/" + BookDirectory.stem(of: pages[i].image) + ".png", options: .fast)
                     }
                     results.set(i, .success(PageResult(blocks: analysis.blocks, width: bitmap.width, height: bitmap.height, milliseconds: ms)))
                 } catch {

@@ -31,7 +31,7 @@ struct Clear: ParsableCommand {
     @Option(help: "Output folder (default BOOK_DIR/clear).", completion: .directory)
     var out: String?
 
-    @Option(help: "Folder of ink masks named after the pages (<stem>.png); pages without one get an estimate.", completion: .directory)
+    @Option(help: "Folder of ink masks named after the pages (<stem>.png), default BOOK_DIR/masks as written by `picturebook analyze`; boxes with no ink in the mask (e.g. drawn by a librarian) get an estimate.", completion: .directory)
     var maskDir: String?
 
     @Option(help: "Also write the pixels that were replaced (255) as <stem>.png into this folder.", completion: .directory)
@@ -74,15 +74,20 @@ struct Clear: ParsableCommand {
         if let fillMasks { try BookJob.makeFolder(fillMasks, command: "clear") }
         let infill = InFill(params)
         let maskParams = InkMaskParameters()
-        let maskDir = self.maskDir, fillMasks = self.fillMasks, force = self.force
+        let defaultMasks = BookDirectory.maskFolder(in: book)
+        let maskDir = self.maskDir ?? (FileIO.isDirectory(defaultMasks) ? defaultMasks : nil)
+        let fillMasks = self.fillMasks, force = self.force
         let statsLines = StatsSink(path: stats)
-        let fingerprintBase = "clear/1 \(params) mask=\(maskDir ?? "estimate") \(maskParams)"
+        let fingerprintBase = "clear/2 \(params) mask=\(maskDir ?? "estimate") \(maskParams)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
             let output = job.outDir + "/" + stem + ".png"
             let boxes = page.textBoxes.map(\.rect)
-            let fingerprint = fingerprintBase + " " + BookJob.sourceKey(source) + " " + boxes.map(\.description).joined(separator: ",")
+            let maskFile = maskDir.map { $0 + "/" + stem + ".png" }
+            // The mask is an input too: re-running `analyze` must redo the page.
+            let maskKey = maskFile.flatMap { FileIO.exists($0) ? BookJob.sourceKey($0) : nil } ?? "none"
+            let fingerprint = fingerprintBase + " " + BookJob.sourceKey(source) + " mask:" + maskKey + " " + boxes.map(\.description).joined(separator: ",")
             if !force, BookJob.isUpToDate(output, fingerprint: fingerprint), fillMasks.map({ FileIO.exists($0 + "/" + stem + ".png") }) ?? true {
                 return .skipped
             }
@@ -90,12 +95,22 @@ struct Clear: ParsableCommand {
             let t0 = DispatchTime.now()
             var mask: Bitmap<UInt8>
             var maskKind = "estimate"
-            if let maskDir, FileIO.exists(maskDir + "/" + stem + ".png") {
-                mask = try BookJob.decodeGray(maskDir + "/" + stem + ".png")
+            if let maskFile, FileIO.exists(maskFile) {
+                mask = try BookJob.decodeGray(maskFile)
                 maskKind = "file"
                 guard mask.width == image.width, mask.height == image.height else {
                     throw ClearTextError.maskSizeMismatch(page: source, pageWidth: image.width, pageHeight: image.height, maskWidth: mask.width, maskHeight: mask.height)
                 }
+                // The detector keeps only letter-like components, so it can drop a quotation mark
+                // or the dots of Arabic letters; and a box a librarian drew may hold no detected ink
+                // at all. The box-wise estimate catches those; together they miss the least ink.
+                let estimate = InkMask.estimate(page: image, regions: boxes, parameters: maskParams)
+                mask.pixels.withUnsafeMutableBufferPointer { m in
+                    estimate.pixels.withUnsafeBufferPointer { e in
+                        for i in m.indices where e[i] > m[i] { m[i] = e[i] }
+                    }
+                }
+                maskKind = "file+estimate"
             } else {
                 mask = InkMask.estimate(page: image, regions: boxes, parameters: maskParams)
             }
@@ -195,11 +210,7 @@ struct BookJob: Sendable {
         }
     }
 
-    static func stem(_ image: String) -> String {
-        let name = image.split(separator: "/").last.map(String.init) ?? image
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
-    }
+    static func stem(_ image: String) -> String { BookDirectory.stem(of: image) }
 
     /// Identifies the source file's version: its size and modification time.
     static func sourceKey(_ path: String) -> String {
