@@ -5,6 +5,7 @@
 //   CPNG, CJPEG, CFreeType, CHarfBuzz, CFriBidi  system C libraries, found with pkg-config
 //   CHyphen        libhyphen (hyphenation patterns), default include and library paths
 //   CThai          libthai word segmentation (Thai has no spaces between words)
+//   CZlib          zlib, for the PNG encoder's own parallel deflate
 //   CShim          the little C that Swift cannot do safely (setjmp error traps, macro wrappers)
 //   FileIO         whole-file reads with limits, atomic writes (temp file + rename)
 //   Geometry       points, sizes, rects, affine transforms; shared by pixels and layout
@@ -52,12 +53,13 @@ let package = Package(
         // libhyphen ships no pkg-config file; its header and library are in the default paths.
         .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
         systemLibrary("CThai", pkgConfig: "libthai", apt: "libthai-dev"),
+        systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
         .target(name: "Geometry", swiftSettings: swiftSettings),
         .target(name: "Raster", dependencies: ["Geometry"], swiftSettings: swiftSettings),
-        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG"], swiftSettings: swiftSettings),
+        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG", "CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "Typesetting",
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen", "CThai"],

@@ -12,7 +12,7 @@ packages=(
   pkg-config
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
   fonts-noto-core fonts-noto-cjk
-  unicode-data libhyphen-dev hyphen-en-us libthai-dev
+  unicode-data libhyphen-dev hyphen-en-us libthai-dev zlib1g-dev
 )
 for arg in "$@"; do
   case "$arg" in

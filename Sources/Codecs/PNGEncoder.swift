@@ -46,7 +46,8 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public static let smallest = PNGEncodeOptions(compressionLevel: 9, filter: .adaptive)
 }
 
-/// Writes PNG files with libpng.
+/// Writes PNG files: non-interlaced ones with ``PNGWriter`` (filters and deflate spread over the
+/// cores), Adam7 ones with libpng.
 public enum PNGEncoder {
     /// Encodes straight-alpha RGBA. With `reduceChannels` the file is gray, gray+alpha, RGB or
     /// RGBA — whichever holds these pixels exactly in the fewest channels.
@@ -66,6 +67,22 @@ public enum PNGEncoder {
             opaque = false
             gray = false
         }
+        if !options.interlaced {
+            let layout: PNGRowLayout, colorType: UInt8
+            switch (gray, opaque) {
+            case (true, true): (layout, colorType) = (.grayFromRGBA, 0)
+            case (true, false): (layout, colorType) = (.grayAlphaFromRGBA, 4)
+            case (false, true): (layout, colorType) = (.rgbFromRGBA, 2)
+            case (false, false): (layout, colorType) = (.copy, 6)
+            }
+            let writer = PNGWriter(
+                width: bitmap.width, height: bitmap.height, colorType: colorType, layout: layout,
+                level: options.compressionLevel, filter: options.filter)
+            return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
+                try writer.encode(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width * 4, name: name)
+            }
+        }
+        // Adam7 stays with libpng.
         var raw = RawPNG(width: bitmap.width, height: bitmap.height, colorType: PNG_COLOR_TYPE_RGB_ALPHA, bitDepth: 8)
         raw.interlaced = options.interlaced
         if gray {
@@ -87,6 +104,14 @@ public enum PNGEncoder {
     public static func encode(_ bitmap: Bitmap<UInt8>, options: PNGEncodeOptions = .default, name: String = "image")
         throws(CodecError) -> [UInt8]
     {
+        if !options.interlaced {
+            let writer = PNGWriter(
+                width: bitmap.width, height: bitmap.height, colorType: 0, layout: .copy,
+                level: options.compressionLevel, filter: options.filter)
+            return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
+                try writer.encode(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width, name: name)
+            }
+        }
         var raw = RawPNG(width: bitmap.width, height: bitmap.height, colorType: PNG_COLOR_TYPE_GRAY, bitDepth: 8)
         raw.interlaced = options.interlaced
         return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
