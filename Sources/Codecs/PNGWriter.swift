@@ -15,6 +15,25 @@ import Glibc
 import Darwin
 #endif
 
+/// Knobs of ``PNGWriter`` that change the bytes but never the pixels: tests use them to put strip
+/// and chunk boundaries inside small images.
+package struct PNGWriterTuning: Sendable {
+    /// Deflate strips; nil chooses by size and core count.
+    package var strips: Int?
+    /// Bytes of zlib stream per IDAT chunk.
+    package var chunkSize: Int
+    /// zlib strategy; nil is libpng's choice (see `PNGWriter.zlibStrategy`).
+    package var strategy: Int32?
+
+    package init(strips: Int? = nil, chunkSize: Int = 256 * 1024, strategy: Int32? = nil) {
+        precondition(strips.map { $0 > 0 } ?? true, "PNG strips must be positive, got \(strips ?? 0)")
+        precondition(chunkSize > 0, "IDAT chunk size must be positive, got \(chunkSize)")
+        self.strips = strips
+        self.chunkSize = chunkSize
+        self.strategy = strategy
+    }
+}
+
 /// How a row of source pixels becomes a row of PNG samples.
 enum PNGRowLayout: Sendable, Equatable {
     /// Source rows are already PNG rows (RGBA to RGBA, gray to gray).
@@ -36,12 +55,10 @@ struct PNGWriter {
     var layout: PNGRowLayout
     var level: Int
     var filter: PNGFilter
-    /// Deflate strips; nil chooses by size and core count.
-    var strips: Int? = nil
-    /// Bytes of zlib stream per IDAT chunk.
-    var chunkSize = 256 * 1024
-    /// zlib strategy override (for measurements); nil is libpng's choice.
-    var strategy: Int32? = nil
+    var tuning = PNGWriterTuning()
+    var strips: Int? { tuning.strips }
+    var chunkSize: Int { tuning.chunkSize }
+    var strategy: Int32? { tuning.strategy }
 
     var channels: Int {
         switch colorType {
@@ -236,7 +253,10 @@ struct PNGWriter {
         let count: Int
         if let strips { count = max(1, min(strips, total)) }
         else if Self.coreCount > 1, total >= Self.minimumParallelBytes {
-            count = min(Self.coreCount, total / (Self.minimumParallelBytes / 2))
+            // Two strips per core: Dispatch hands them out as threads come free, so a core
+            // that another process is using does not leave the others waiting at the end.
+            // Each extra strip costs a few bytes (a sync flush, a new block header).
+            count = min(Self.coreCount * 2, total / (Self.minimumParallelBytes / 2))
         } else { count = 1 }
         let base = input.baseAddress!
         let results = UnsafeMutablePointer<(strip: Strip?, adler: UInt, error: String?)>.allocate(capacity: count)
