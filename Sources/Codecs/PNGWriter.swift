@@ -185,7 +185,10 @@ struct PNGWriter {
             let c = candidates + Int(type) * n
             Self.apply(type, cur, prev, c, n, channels)
             var sum = 0
-            for i in 0..<n { sum &+= Int(Int8(bitPattern: c[i]).magnitude) }
+            for i in 0..<n {
+                let v = Int(Int8(bitPattern: c[i]))
+                sum &+= v < 0 ? 0 &- v : v
+            }
             if sum < bestSum {
                 bestSum = sum
                 best = type
@@ -219,10 +222,11 @@ struct PNGWriter {
         default:
             // Paeth; with no left neighbour the predictor is the byte above.
             for i in 0..<head { out[i] = cur[i] &- prev[i] }
+            // Wrapping arithmetic and selects, no traps or branches, so the loop vectorizes.
             for i in head..<max(head, n) {
-                let a = Int(cur[i - bpp]), b = Int(prev[i]), c = Int(prev[i - bpp])
-                let p = b - c, q = a - c
-                let pa = abs(p), pb = abs(q), pc = abs(p + q)
+                let a = Int16(cur[i - bpp]), b = Int16(prev[i]), c = Int16(prev[i - bpp])
+                let p = b &- c, q = a &- c, r = p &+ q
+                let pa = p < 0 ? 0 &- p : p, pb = q < 0 ? 0 &- q : q, pc = r < 0 ? 0 &- r : r
                 let predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
                 out[i] = cur[i] &- UInt8(truncatingIfNeeded: predictor)
             }
