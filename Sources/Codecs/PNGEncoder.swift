@@ -3,8 +3,8 @@ import CShim
 import FileIO
 public import Raster
 
-/// Which PNG row filter to use. `.adaptive` lets libpng pick per row (best for photos and
-/// scans); `.none` suits flat artwork and is fastest.
+/// Which PNG row filter to use. `.adaptive` picks per row with libpng's heuristic (best for
+/// photos and scans); `.none` suits flat artwork and is fastest.
 public enum PNGFilter: Sendable, Equatable, CaseIterable {
     case none, sub, up, average, paeth, adaptive
 

@@ -78,6 +78,8 @@ struct PNGWriter {
     /// Below this much filtered data one deflate stream is as fast as waking other threads and
     /// costs no ratio.
     static let minimumParallelBytes = 256 * 1024
+    /// Filtered bytes per deflate strip, roughly.
+    static let stripBytes = 1 << 20
     /// The deflate window: how far back a strip's dictionary reaches.
     static let window = 32 * 1024
 
@@ -254,14 +256,15 @@ struct PNGWriter {
 
     private func deflate(_ input: UnsafeBufferPointer<UInt8>, name: String) throws(CodecError) -> Streams {
         let total = input.count
+        // The strip count depends on the data alone, never on the machine, so the same pixels
+        // give the same bytes everywhere (the generator promises byte-identical output per seed).
+        // About 1 MB per strip: enough strips for Dispatch to even out cores that other
+        // processes are using, few enough that the dictionaries (32 KB hashed again per strip)
+        // and block restarts (tens of bytes per strip) cost little.
         let count: Int
         if let strips { count = max(1, min(strips, total)) }
-        else if Self.coreCount > 1, total >= Self.minimumParallelBytes {
-            // Two strips per core: Dispatch hands them out as threads come free, so a core
-            // that another process is using does not leave the others waiting at the end.
-            // Each extra strip costs a few bytes (a sync flush, a new block header).
-            count = min(Self.coreCount * 2, total / (Self.minimumParallelBytes / 2))
-        } else { count = 1 }
+        else if total >= Self.minimumParallelBytes { count = min(64, max(2, total / Self.stripBytes)) }
+        else { count = 1 }
         let base = input.baseAddress!
         let results = UnsafeMutablePointer<(strip: Strip?, adler: UInt, error: String?)>.allocate(capacity: count)
         results.initialize(repeating: (nil, 0, nil), count: count)
