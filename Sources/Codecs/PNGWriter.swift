@@ -2,8 +2,8 @@
 // libpng filters and compresses on one core and a screen-sized PNG is the slowest step of a render.
 //
 // The compressed stream is built the way pigz builds gzip files: the filtered image is cut into
-// strips, each strip is deflated on its own core as a raw deflate stream ending on a byte boundary
-// (Z_SYNC_FLUSH; the last one Z_FINISH), and the strips are concatenated behind one zlib header.
+// strips, the strips are deflated concurrently, each as a raw deflate stream ending on a byte
+// boundary (Z_SYNC_FLUSH; the last one Z_FINISH), and they are concatenated behind one zlib header.
 // Each strip starts with the 32 KB before it as its dictionary, so matches across the cut are
 // not lost and the file is barely larger than a one-stream file. The Adler-32 of the whole stream
 // comes from the strips' checksums with adler32_combine. Decoders see one ordinary zlib stream.
@@ -18,7 +18,7 @@ import Darwin
 /// Knobs of ``PNGWriter`` that change the bytes but never the pixels: tests use them to put strip
 /// and chunk boundaries inside small images.
 package struct PNGWriterTuning: Sendable {
-    /// Deflate strips; nil chooses by size and core count.
+    /// Deflate strips; nil chooses by size (about 1 MB each).
     package var strips: Int?
     /// Bytes of zlib stream per IDAT chunk.
     package var chunkSize: Int
@@ -250,7 +250,9 @@ struct PNGWriter {
     private var zlibStrategy: Int32 {
         // libpng's defaults, so a file is as small as libpng's at the same level: Z_FILTERED for
         // filtered rows, the default strategy when no filter runs. (At levels 1–3 zlib ignores
-        // Z_FILTERED; it only changes the lazy matcher of levels 4–9.)
+        // Z_FILTERED; it only changes the lazy matcher of levels 4–9.) Measured for the level-1
+        // preset on a 2556×1179 spread, one strip: Z_RLE saves ~12 % CPU for a file 6.7 % larger,
+        // Z_HUFFMAN_ONLY ~9 % CPU for 35 % larger, so neither replaces the default.
         strategy ?? (filter == .none ? Z_DEFAULT_STRATEGY : Z_FILTERED)
     }
 
