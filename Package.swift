@@ -46,12 +46,13 @@ let package = Package(
         // libhyphen ships no pkg-config file; its header and library are in the default paths.
         .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
         systemLibrary("CThai", pkgConfig: "libthai", apt: "libthai-dev"),
+        systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
         .target(name: "Geometry", swiftSettings: swiftSettings),
         .target(name: "Raster", dependencies: ["Geometry"], swiftSettings: swiftSettings),
-        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG"], swiftSettings: swiftSettings),
+        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG", "CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "Typesetting",
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen", "CThai"],

@@ -12,11 +12,11 @@ packages=(
   pkg-config
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
   fonts-noto-core fonts-noto-cjk
-  unicode-data libhyphen-dev hyphen-en-us libthai-dev
+  unicode-data libhyphen-dev hyphen-en-us libthai-dev zlib1g-dev
 )
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine tesseract-ocr tesseract-ocr-eng bc) ;;
+    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc) ;;
     --browser) packages+=(chromium chromium-driver) ;;
     *) echo "setup.sh: unknown option '$arg' (expected --bench or --browser)" >&2; exit 2 ;;
   esac

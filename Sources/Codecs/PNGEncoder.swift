@@ -3,8 +3,8 @@ import CShim
 import FileIO
 public import Raster
 
-/// Which PNG row filter to use. `.adaptive` lets libpng pick per row (best for photos and
-/// scans); `.none` suits flat artwork and is fastest.
+/// Which PNG row filter to use. `.adaptive` picks per row with libpng's heuristic (best for
+/// photos and scans); `.none` suits flat artwork and is fastest.
 public enum PNGFilter: Sendable, Equatable, CaseIterable {
     case none, sub, up, average, paeth, adaptive
 
@@ -46,26 +46,43 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public static let smallest = PNGEncodeOptions(compressionLevel: 9, filter: .adaptive)
 }
 
-/// Writes PNG files with libpng.
+/// Writes PNG files: non-interlaced ones with ``PNGWriter`` (filters and deflate spread over the
+/// cores), Adam7 ones with libpng.
 public enum PNGEncoder {
     /// Encodes straight-alpha RGBA. With `reduceChannels` the file is gray, gray+alpha, RGB or
     /// RGBA — whichever holds these pixels exactly in the fewest channels.
     public static func encode(_ bitmap: Bitmap<RGBA8>, options: PNGEncodeOptions = .default, name: String = "image")
         throws(CodecError) -> [UInt8]
     {
+        try encode(bitmap, options: options, name: name, tuning: PNGWriterTuning())
+    }
+
+    package static func encode(_ bitmap: Bitmap<RGBA8>, options: PNGEncodeOptions, name: String, tuning: PNGWriterTuning)
+        throws(CodecError) -> [UInt8]
+    {
         var opaque = true, gray = true
         if options.reduceChannels {
-            bitmap.pixels.withUnsafeBufferPointer { p in
-                for px in p {
-                    opaque = opaque && px.a == 255
-                    gray = gray && px.r == px.g && px.g == px.b
-                    if !opaque && !gray { break }
-                }
-            }
+            (opaque, gray) = bitmap.pixels.withUnsafeBufferPointer(channelsNeeded)
         } else {
             opaque = false
             gray = false
         }
+        if !options.interlaced {
+            let layout: PNGRowLayout, colorType: UInt8
+            switch (gray, opaque) {
+            case (true, true): (layout, colorType) = (.grayFromRGBA, 0)
+            case (true, false): (layout, colorType) = (.grayAlphaFromRGBA, 4)
+            case (false, true): (layout, colorType) = (.rgbFromRGBA, 2)
+            case (false, false): (layout, colorType) = (.copy, 6)
+            }
+            let writer = PNGWriter(
+                width: bitmap.width, height: bitmap.height, colorType: colorType, layout: layout,
+                level: options.compressionLevel, filter: options.filter, tuning: tuning)
+            return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
+                try writer.encode(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width * 4, name: name)
+            }
+        }
+        // Adam7 stays with libpng.
         var raw = RawPNG(width: bitmap.width, height: bitmap.height, colorType: PNG_COLOR_TYPE_RGB_ALPHA, bitDepth: 8)
         raw.interlaced = options.interlaced
         if gray {
@@ -83,10 +100,54 @@ public enum PNGEncoder {
         }
     }
 
+    /// Whether every pixel is opaque and whether every pixel is gray; bands of a big image are
+    /// checked in parallel, each stopping as soon as it has seen both answers are no.
+    static func channelsNeeded(_ pixels: UnsafeBufferPointer<RGBA8>) -> (opaque: Bool, gray: Bool) {
+        func scan(_ range: Range<Int>) -> (Bool, Bool) {
+            var opaque = true, gray = true
+            for i in range {
+                let px = pixels[i]
+                opaque = opaque && px.a == 255
+                gray = gray && px.r == px.g && px.g == px.b
+                if !opaque && !gray { break }
+            }
+            return (opaque, gray)
+        }
+        let bands = pixels.count >= 1 << 18 ? PNGWriter.coreCount * 4 : 1
+        if bands == 1 { return scan(0..<pixels.count) }
+        let answers = UnsafeMutablePointer<(Bool, Bool)>.allocate(capacity: bands)
+        answers.initialize(repeating: (true, true), count: bands)
+        defer { answers.deallocate() }
+        let step = (pixels.count + bands - 1) / bands
+        concurrentPerform(iterations: bands) { b in
+            answers[b] = scan(min(pixels.count, b * step)..<min(pixels.count, (b + 1) * step))
+        }
+        var opaque = true, gray = true
+        for b in 0..<bands {
+            opaque = opaque && answers[b].0
+            gray = gray && answers[b].1
+        }
+        return (opaque, gray)
+    }
+
     /// Encodes an 8-bit gray bitmap as a gray PNG.
     public static func encode(_ bitmap: Bitmap<UInt8>, options: PNGEncodeOptions = .default, name: String = "image")
         throws(CodecError) -> [UInt8]
     {
+        try encode(bitmap, options: options, name: name, tuning: PNGWriterTuning())
+    }
+
+    package static func encode(_ bitmap: Bitmap<UInt8>, options: PNGEncodeOptions, name: String, tuning: PNGWriterTuning)
+        throws(CodecError) -> [UInt8]
+    {
+        if !options.interlaced {
+            let writer = PNGWriter(
+                width: bitmap.width, height: bitmap.height, colorType: 0, layout: .copy,
+                level: options.compressionLevel, filter: options.filter, tuning: tuning)
+            return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
+                try writer.encode(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width, name: name)
+            }
+        }
         var raw = RawPNG(width: bitmap.width, height: bitmap.height, colorType: PNG_COLOR_TYPE_GRAY, bitDepth: 8)
         raw.interlaced = options.interlaced
         return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
