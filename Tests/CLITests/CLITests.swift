@@ -186,3 +186,28 @@ final class Scratch {
         #expect(!r.stdout.contains("pages[0]"))
     }
 }
+
+@Suite struct AnalyzeSpreadTests {
+    /// The board book's three panoramic spreads, removed from its manifest, are found again and
+    /// written back; nothing else is paired.
+    @Test func analyzeRecordsPanoramicSpreads() throws {
+        let s = try Scratch()
+        var books = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { books.deleteLastPathComponent() }
+        let source = books.appendingPathComponent("Books/good-morning-farm").path
+        let book = s.file("farm")
+        try FileManager.default.copyItem(atPath: source, toPath: book)
+        let manifest = URL(fileURLWithPath: book + "/book.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        #expect(json["spreads"] as? [[Int]] == [[2, 3], [6, 7], [10, 11]])
+        json["spreads"] = nil
+        try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+
+        let r = try CLI.run(["analyze", book, "--no-masks", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(report["detectedSpreads"] as? [[Int]] == [[2, 3], [6, 7], [10, 11]])
+        let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        #expect(saved["spreads"] as? [[Int]] == [[2, 3], [6, 7], [10, 11]])
+    }
+}

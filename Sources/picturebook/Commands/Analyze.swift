@@ -93,6 +93,7 @@ struct Analyze: ParsableCommand {
         }
         let direction: PageAnalyzer.ReadingDirection = model.readingDirection == .rightToLeft ? .rightToLeft : .leftToRight
         let analyzer = PageAnalyzer(parameters: parameters)
+        let spreadDetector = SpreadDetector()
         let pages = model.pages
         let progress = Progress("analyze", total: pages.count, enabled: !json)
         let results = ResultSlots(count: pages.count)
@@ -115,7 +116,9 @@ struct Analyze: ParsableCommand {
                     if let maskFolder {
                         try PNGEncoder.write(analysis.inkMask, to: maskFolder + "/" + BookDirectory.stem(of: pages[i].image) + ".png", options: .fast)
                     }
-                    results.set(i, .success(PageResult(blocks: analysis.blocks, width: bitmap.width, height: bitmap.height, milliseconds: ms)))
+                    results.set(i, .success(PageResult(
+                        blocks: analysis.blocks, width: bitmap.width, height: bitmap.height, milliseconds: ms,
+                        edges: spreadDetector.edges(of: bitmap))))
                 } catch {
                     results.set(i, .failure(AnalyzeError.unreadableScan(path: path, reason: "\(error)")))
                 }
@@ -144,6 +147,7 @@ struct Analyze: ParsableCommand {
                 failures += 1
             }
         }
+        let foundSpreads = detectSpreads(in: &model, results: results.all, detector: spreadDetector)
         if !dryRun {
             do { try model.save(directory: directory) } catch {
                 Console.error("analyze: \(error.description)")
@@ -153,13 +157,41 @@ struct Analyze: ParsableCommand {
         let times = report.map(\.milliseconds).sorted()
         let medianMs = times.isEmpty ? 0 : times[times.count / 2]
         if json {
-            try Console.json(Report(book: directory, pages: report, medianMilliseconds: medianMs))
+            try Console.json(Report(book: directory, pages: report, medianMilliseconds: medianMs, detectedSpreads: foundSpreads.map { [$0.first, $0.second] }))
         } else {
             let boxes = report.reduce(0) { $0 + $1.detected.count }
-            Console.err(String(format: "analyze: %d pages, %d text boxes detected, median %.1f ms/page%@", report.count, boxes, medianMs,
+            Console.err(String(format: "analyze: %d pages, %d text boxes and %d panoramic spreads detected, median %.1f ms/page%@", report.count, boxes, foundSpreads.count, medianMs,
                                dryRun ? " (book.json not written: --dry-run)" : " → \(BookDirectory.manifestPath(in: directory))"))
         }
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// Tests each pair of consecutive pages for one illustration painted across the gutter and
+    /// records the pairs found in `spreads`, which the reader's pairing then honours. Every
+    /// consecutive pair is a candidate, not only the ones the default pairing would put together:
+    /// a book with a blank or unnumbered page has its spreads on "odd" pairs. Pages marked single
+    /// and spreads already listed, whoever entered them, are left as they are.
+    private func detectSpreads(in model: inout Book, results: [Result<PageResult, AnalyzeError>?], detector: SpreadDetector) -> [Spread] {
+        var found: [Spread] = []
+        var n = 1
+        while n < model.pages.count {
+            let (a, b) = (n, n + 1)
+            n += 1
+            guard !model.pages[a - 1].single, !model.pages[b - 1].single,
+                  model.spread(containing: a) == nil, model.spread(containing: b) == nil,
+                  !found.contains(where: { $0.second == a }),
+                  case .success(let first)? = results[a - 1], case .success(let second)? = results[b - 1]
+            else { continue }
+            // On the table a right-to-left book's earlier page lies on the right.
+            let (left, right) = model.readingDirection == .rightToLeft ? (second, first) : (first, second)
+            if detector.evidence(left: left.edges, right: right.edges).isSpread {
+                found.append(Spread(a, b))
+                n += 1
+            }
+        }
+        model.spreads += found
+        model.spreads.sort { $0.first < $1.first }
+        return found
     }
 
     /// Detected boxes replace earlier detected boxes; librarian boxes stay, and win over any
@@ -231,6 +263,8 @@ private struct PageResult: Sendable {
     var blocks: [DetectedBlock]
     var width: Int, height: Int
     var milliseconds: Double
+    /// For the panoramic-spread test, which runs once every page is in.
+    var edges: PageEdges
 }
 
 private final class ResultSlots: @unchecked Sendable {
@@ -251,6 +285,8 @@ private struct Report: Encodable {
     var book: String
     var pages: [PageReport]
     var medianMilliseconds: Double
+    /// Facing pairs found to share one illustration, added to book.json's `spreads` (1-based).
+    var detectedSpreads: [[Int]]
 }
 
 private struct PageReport: Encodable {

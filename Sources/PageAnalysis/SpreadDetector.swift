@@ -1,0 +1,172 @@
+// Panoramic spreads: one illustration painted across two facing pages. The reader must never
+// show such a pair apart, so `picturebook analyze` finds them and records them in book.json.
+//
+// Method. Cut along the gutter, a continuous picture leaves the same structure on both sides of
+// the cut: a hill's outline, a horizon, a tree trunk meet the gutter at the same heights on the
+// left page's right edge and the right page's left edge. Two unrelated pages, even two skies
+// over two meadows, put their outlines at different heights. So each page contributes the
+// colour profile of a thin strip beside the gutter, and the pair is a spread when
+//   1. the high-pass luminance profiles (outlines and edges) correlate strongly, allowing a small
+//      vertical offset for scans that are not perfectly aligned, and
+//   2. the colour profiles agree once each page's mean is removed (scans of two pages can differ
+//      in colour cast and exposure), and
+//   3. there is structure to compare at all: blank paper margins match trivially and prove
+//      nothing.
+
+public import Raster
+
+/// Parameters of the spread test; the defaults are tuned on the generator's spreads and the
+/// sample books.
+public struct SpreadParameters: Sendable, Hashable {
+    /// Height of the profiles the edges are reduced to.
+    public var bins = 400
+    /// Columns of each edge averaged into the profile (fraction of the page width, at least 3).
+    public var stripFraction = 0.006
+    /// Columns skipped at the very edge (scanner borders, trimming).
+    public var edgeSkipFraction = 0.002
+    /// Largest vertical misalignment tried, in bins.
+    public var maxShift = 4
+    /// Minimum correlation of the high-pass luminance profiles.
+    public var minimumCorrelation = 0.45
+    /// Largest mean colour difference (0...255 per channel) after removing each page's mean.
+    public var maximumColorDifference = 4.5
+    /// Minimum standard deviation of a high-pass profile: below it the edge is blank.
+    public var minimumStructure = 1.0
+
+    public init() {}
+}
+
+/// What the spread test needs of one page: the colour profiles beside its two vertical edges.
+/// Small, so a book's worth can be kept while its pages are decoded one at a time.
+public struct PageEdges: Sendable {
+    var left: [SpreadDetector.RGB]
+    var right: [SpreadDetector.RGB]
+}
+
+/// The evidence for one candidate pair, kept so a librarian (or a test) can see why.
+public struct SpreadEvidence: Sendable, Hashable {
+    public var correlation: Double
+    public var colorDifference: Double
+    public var structure: Double
+    public var isSpread: Bool
+}
+
+public struct SpreadDetector: Sendable {
+    public var parameters: SpreadParameters
+
+    public init(parameters: SpreadParameters = .init()) { self.parameters = parameters }
+
+    /// Compares the right edge of `left` with the left edge of `right` (pages as they lie on the
+    /// table, left to right, whatever the reading direction).
+    public func evidence(left: Bitmap<RGBA8>, right: Bitmap<RGBA8>) -> SpreadEvidence {
+        evidence(left: edges(of: left), right: edges(of: right))
+    }
+
+    public func edges(of page: Bitmap<RGBA8>) -> PageEdges {
+        PageEdges(left: profile(of: page, atRightEdge: false), right: profile(of: page, atRightEdge: true))
+    }
+
+    /// Compares the right edge of the page on the left with the left edge of the page on the right.
+    public func evidence(left: PageEdges, right: PageEdges) -> SpreadEvidence {
+        let a = left.right
+        let b = right.left
+        let ha = highPass(a.map(luma)), hb = highPass(b.map(luma))
+        let structure = min(deviation(ha), deviation(hb))
+        var best = -1.0
+        for shift in -parameters.maxShift...parameters.maxShift {
+            best = max(best, correlation(ha, hb, shift: shift))
+        }
+        let difference = centredColorDifference(a, b)
+        let ok = structure >= parameters.minimumStructure && best >= parameters.minimumCorrelation
+            && difference <= parameters.maximumColorDifference
+        return SpreadEvidence(correlation: best, colorDifference: difference, structure: structure, isSpread: ok)
+    }
+
+    public func isSpread(left: Bitmap<RGBA8>, right: Bitmap<RGBA8>) -> Bool {
+        evidence(left: left, right: right).isSpread
+    }
+
+    typealias RGB = SIMD3<Double>
+
+    private func luma(_ c: RGB) -> Double { 0.299 * c.x + 0.587 * c.y + 0.114 * c.z }
+
+    /// Mean colour of a strip beside one edge, in `bins` rows top to bottom.
+    func profile(of page: Bitmap<RGBA8>, atRightEdge: Bool) -> [RGB] {
+        let w = page.width, h = page.height
+        let bins = max(1, min(parameters.bins, h))
+        guard w > 0, h > 0 else { return [] }
+        let skip = min(w - 1, Int(Double(w) * parameters.edgeSkipFraction))
+        let strip = max(3, Int(Double(w) * parameters.stripFraction))
+        let x0 = atRightEdge ? max(0, w - skip - strip) : min(w - 1, skip)
+        let x1 = min(w, x0 + strip)
+        var out = [RGB](repeating: .zero, count: bins)
+        page.pixels.withUnsafeBufferPointer { p in
+            for bin in 0..<bins {
+                let y0 = bin * h / bins, y1 = max(y0 + 1, (bin + 1) * h / bins)
+                var r = 0, g = 0, b = 0
+                for y in y0..<y1 {
+                    for x in x0..<x1 {
+                        let px = p[y * w + x]
+                        r += Int(px.r)
+                        g += Int(px.g)
+                        b += Int(px.b)
+                    }
+                }
+                let n = Double((y1 - y0) * (x1 - x0))
+                out[bin] = RGB(Double(r), Double(g), Double(b)) / n
+            }
+        }
+        return out
+    }
+
+    /// The profile minus its own moving average: what is left are the edges crossing the gutter.
+    func highPass(_ v: [Double]) -> [Double] {
+        let radius = 8
+        guard !v.isEmpty else { return [] }
+        var prefix = [0.0]
+        prefix.reserveCapacity(v.count + 1)
+        for x in v { prefix.append(prefix.last! + x) }
+        return v.indices.map { i in
+            let lo = max(0, i - radius), hi = min(v.count, i + radius + 1)
+            return v[i] - (prefix[hi] - prefix[lo]) / Double(hi - lo)
+        }
+    }
+
+    func deviation(_ v: [Double]) -> Double {
+        guard !v.isEmpty else { return 0 }
+        let m = v.reduce(0, +) / Double(v.count)
+        return (v.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(v.count)).squareRoot()
+    }
+
+    /// Pearson correlation of `a[i]` with `b[i + shift]` over the overlap.
+    func correlation(_ a: [Double], _ b: [Double], shift: Int) -> Double {
+        let lo = max(0, -shift), hi = min(a.count, b.count - shift)
+        guard hi - lo > 8 else { return -1 }
+        var sa = 0.0, sb = 0.0
+        for i in lo..<hi { sa += a[i]; sb += b[i + shift] }
+        let n = Double(hi - lo), ma = sa / n, mb = sb / n
+        var cov = 0.0, va = 0.0, vb = 0.0
+        for i in lo..<hi {
+            let da = a[i] - ma, db = b[i + shift] - mb
+            cov += da * db
+            va += da * da
+            vb += db * db
+        }
+        guard va > 0, vb > 0 else { return -1 }
+        return cov / (va * vb).squareRoot()
+    }
+
+    /// Mean per-channel difference of two colour profiles after each has its mean removed.
+    func centredColorDifference(_ a: [RGB], _ b: [RGB]) -> Double {
+        let n = min(a.count, b.count)
+        guard n > 0 else { return .infinity }
+        let ma = a.prefix(n).reduce(RGB.zero, +) / Double(n)
+        let mb = b.prefix(n).reduce(RGB.zero, +) / Double(n)
+        var total = 0.0
+        for i in 0..<n {
+            let d = (a[i] - ma) - (b[i] - mb)
+            total += abs(d.x) + abs(d.y) + abs(d.z)
+        }
+        return total / Double(3 * n)
+    }
+}
