@@ -1,16 +1,32 @@
 #!/usr/bin/env bash
-# `make demo`: run Picturebook on the sample books. Called by the Makefile with the built binary.
+# `make demo`: the whole pipeline on the sample books, on copies under .build/demo so Books/ stays
+# as shipped. Called by the Makefile with the built binary.
 set -euo pipefail
 bin=${1:-.build/release/picturebook}
 cd "$(dirname "$0")/.."
+bin=$(realpath "$bin")
+out=.build/demo
+rm -rf "$out"
+mkdir -p "$out/books"
 
-shopt -s nullglob
-books=(Books/*/)
-if ((${#books[@]} == 0)); then
-  echo "demo: no sample books in Books/ yet; showing the shared real scans instead" >&2
-  books=(../shared/realdata/*/images/)
-fi
-for book in "${books[@]}"; do
-  echo "== ${book%/}"
-  "$bin" info "$book"
+for src in Books/*/; do
+  name=$(basename "$src")
+  book="$out/books/$name"
+  cp -r "$src" "$book"
+  echo "== $name"
+  "$bin" validate "$book"
+  "$bin" analyze "$book"                     # text blocks, ink masks, panoramic spreads
+  "$bin" clear "$book"                       # ClearText: the printed text removed
+  "$bin" popout "$book" --scale 2            # PopoutText crops, magnified
+  "$bin" render "$book" --device phone --orientation landscape --mode cleartext --pages 2-3 --out "$out/screens/$name"
 done
+"$bin" thumbs "$out/books" --out "$out/thumbs"
+
+cat <<EOT
+
+Done. Look at:
+  $out/books/<book>/clear/      pages with their printed text removed
+  $out/books/<book>/popout/     magnified text blocks
+  $out/screens/<book>/          a landscape ClearText spread on a phone (2556×1179)
+  $out/thumbs/                  page thumbnails, overview grids and the library grid
+EOT
