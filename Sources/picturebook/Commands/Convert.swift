@@ -81,7 +81,7 @@ struct Convert: AsyncParsableCommand {
     }
 
     func run() async throws {
-        do {
+        try reportingFailure {
             let bytes = try FileIO.read(input)
             let info = try ImageDecoder.info(bytes, name: input)
             var target: (Int, Int)?
@@ -106,11 +106,6 @@ struct Convert: AsyncParsableCommand {
             case .jpeg: encoded = try JPEGEncoder.encode(bitmap, options: JPEGEncodeOptions(quality: quality))
             }
             try AtomicFile.write(encoded, to: output)
-        } catch let e as ValidationError {
-            throw e
-        } catch {
-            Console.error("\(error)")
-            throw ExitCode(1)
         }
     }
 }

@@ -78,14 +78,7 @@ struct RenderScreens: AsyncParsableCommand {
     }
 
     func run() async throws {
-        do {
-            try runChecked()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            Console.error("\(error)")
-            throw ExitCode(1)
-        }
+        try reportingFailure(runChecked)
     }
 
     private func runChecked() throws {

@@ -64,14 +64,7 @@ struct TransitionFrames: AsyncParsableCommand {
     }
 
     func run() async throws {
-        do {
-            try runChecked()
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            Console.error("\(error)")
-            throw ExitCode(1)
-        }
+        try reportingFailure(runChecked)
     }
 
     private func runChecked() throws {

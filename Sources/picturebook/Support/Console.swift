@@ -1,6 +1,7 @@
 // Terminal output shared by every subcommand: messages on stderr, results on stdout, a progress
 // bar only when stderr is a terminal (so logs and pipes stay clean), JSON for scripts.
 
+import ArgumentParser
 import Foundation
 
 #if canImport(Glibc)
@@ -93,5 +94,19 @@ final class Progress: @unchecked Sendable {
             FileHandle.standardError.write(Data("\r\u{1b}[2K".utf8))
             Progress.isDrawing = false
         }
+    }
+}
+
+/// Runs a command's body the way every subcommand reports failure: an `ExitCode` passes through,
+/// any other error is printed as `picturebook: error: …` (the errors carry the file name) and the
+/// process exits 1.
+func reportingFailure(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        Console.error("\(error)")
+        throw ExitCode(1)
     }
 }
