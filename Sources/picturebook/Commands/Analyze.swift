@@ -15,8 +15,11 @@ struct Analyze: ParsableCommand {
         discussion: """
             BOOK-DIR holds page scans (PNG or JPEG) and maybe a book.json. Without one, a book is \
             made from the scans in natural order (p2 before p10). Detected boxes are written with \
-            source "detected"; boxes and text a librarian entered are kept, and a detected box that \
-            overlaps a librarian box is dropped in its favour. --replace discards every old box.
+            source "detected"; boxes and text a librarian entered are kept. A page that already \
+            carries a librarian's box counts as reviewed: analyze adds nothing there (so a false \
+            detection the librarian deleted does not come back) unless --include-reviewed is given, \
+            and then a detection overlapping a librarian box is dropped in its favour. Re-running \
+            replaces earlier detections on unreviewed pages; --replace discards every old box.
 
             Examples:
               picturebook analyze Books/salmas-red-kite
@@ -31,6 +34,9 @@ struct Analyze: ParsableCommand {
 
     @Flag(help: "Discard every existing text box, librarian-entered ones included.")
     var replace = false
+
+    @Flag(name: .customLong("include-reviewed"), help: "Also add detections on pages that already have a librarian's boxes.")
+    var includeReviewed = false
 
     @Flag(name: .customLong("dry-run"), help: "Do not write book.json.")
     var dryRun = false
@@ -198,6 +204,11 @@ struct Analyze: ParsableCommand {
     /// detection that overlaps them.
     private func merge(_ blocks: [DetectedBlock], into page: Page, pageIndex: Int) -> (Page, [TextBox], Int) {
         var page = page
+        // A librarian has been over this page: what is on it (including detections they chose
+        // to keep) is their decision, and what they deleted must stay deleted.
+        if !replace && !includeReviewed && page.textBoxes.contains(where: \.isLibrarianOwned) {
+            return (page, [], page.textBoxes.count)
+        }
         let kept = replace ? [] : page.textBoxes.filter(\.isLibrarianOwned)
         var ids = Set(kept.map(\.id))
         let orderBase = (kept.compactMap(\.order).max() ?? -1) + 1
