@@ -67,22 +67,31 @@ public struct ClearTextLayout: Sendable {
         var frames = ordered.map { page.toScreen($0.rect) }
         var blocks: [ClearTextBlock] = []
         var skipped: [ClearTextSkip] = []
+        // Which boxes get no block, decided first: their printed text is cleared from the page,
+        // so their area is free space the other blocks may grow into.
+        var skips: [Int: ClearTextSkip] = [:]
         for (i, box) in ordered.enumerated() {
             guard let text = box.text[language], !text.isEmpty else {
-                skipped.append(ClearTextSkip(boxID: box.id, reason: "no \(language) text"))
+                skips[i] = ClearTextSkip(boxID: box.id, reason: "no \(language) text")
                 continue
             }
             // Bilingual pages print each line once per language, and every box carries every
             // translation: show the text once, in the box printed in that language.
             if box.language != language, let twin = ordered.first(where: { $0.id != box.id && $0.language == language && $0.text[language] == text }) {
-                skipped.append(ClearTextSkip(boxID: box.id, reason: "same text as \(twin.id)", duplicate: true))
+                skips[i] = ClearTextSkip(boxID: box.id, reason: "same text as \(twin.id)", duplicate: true)
                 continue
             }
+            if frames[i].width <= 0 || frames[i].height <= 0 {
+                skips[i] = ClearTextSkip(boxID: box.id, reason: "empty box")
+            }
+        }
+        for (i, box) in ordered.enumerated() {
+            if let skip = skips[i] {
+                skipped.append(skip)
+                continue
+            }
+            let text = box.text[language] ?? ""
             let source = frames[i]
-            guard source.width > 0, source.height > 0 else {
-                skipped.append(ClearTextSkip(boxID: box.id, reason: "empty box"))
-                continue
-            }
             let hasVerticalScript = text.unicodeScalars.contains {
                 (0x1800...0x18AF).contains($0.value) || (0x3040...0x9FFF).contains($0.value)
             }
@@ -94,7 +103,7 @@ public struct ClearTextLayout: Sendable {
                 language: language, alignment: centred ? .center : .start, blockAlignment: .center,
                 writingMode: mode, minimumSize: minPx, maximumSize: maxPx)
             let prepared = try typesetter.prepare(text, style: style)
-            let others = frames.enumerated().filter { $0.offset != i }.map(\.element)
+            let others = frames.enumerated().filter { $0.offset != i && skips[$0.offset] == nil }.map(\.element)
             var frame = source.intersection(bounds) ?? source
             if frame.isEmpty { frame = source }
             let vertical = mode != .horizontal

@@ -56,6 +56,21 @@ import Testing
         #expect(abs(block.layout.contentSize.height - (block.frame.height + block.scrollExtent)) < 2)
     }
 
+    @Test func skippedBoxesAreFreeSpace() throws {
+        // The Arabic twin below an English block is cleared from the page and not drawn in the
+        // English ClearText, so the English block may grow over it.
+        let long = String(repeating: "Every morning she hears the wind over the sea. ", count: 4)
+        var en = box("en", PixelRect(x: 100, y: 100, width: 400, height: 30), long, order: 1)
+        en.text["ar"] = "كل صباح تسمع صوت الريح."
+        var ar = box("ar", PixelRect(x: 100, y: 150, width: 400, height: 30), "كل صباح تسمع صوت الريح.", lang: "ar", order: 2)
+        ar.text["en"] = long
+        let r = try engine.layout(page: page, boxes: [en, ar], language: "en", in: vp)
+        let block = try #require(r.blocks.first { $0.boxID == "en" })
+        #expect(r.skipped.map(\.boxID) == ["ar"])
+        #expect(block.scrollExtent == 0)
+        #expect(block.frame.maxY > 150, "grew over the skipped twin: \(block.frame)")
+    }
+
     @Test func missingLanguageAndDuplicatesAreSkipped() throws {
         var en = box("en", PixelRect(x: 100, y: 100, width: 600, height: 40), "Hello.")
         en.text["ar"] = "مرحبا."
