@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # ClearText in-fill benchmark: PSNR / MAE inside the truth text boxes (cleared vs. clean
-# background) per placement style, Picturebook beside OpenCV cv2.inpaint (Telea, NS, radius 3)
+# background) per placement style, in three modes — truth boxes with the true ink (the in-fill
+# alone), truth boxes with Picturebook's own mask estimate, and Picturebook's own detected boxes
+# and masks (`analyze` then `clear`, the real pipeline) — Picturebook beside OpenCV cv2.inpaint (Telea, NS, radius 3)
 # given the same masks, and in-fill time per page (release, median) with the ratio to OpenCV.
 #
 #   Tools/bench-infill.sh            standard corpus (48 pages, 1600×2000, mixed difficulty)
@@ -31,7 +33,24 @@ generate() {  # seed difficulty
     fi
 }
 
-run_mode() {  # label mode-name mask-source(estimate|oracle) seeds...
+# A copy of a corpus set as a librarian would start it: the scans (linked) and a book.json with no
+# text boxes, so `analyze` treats every page as unreviewed and its boxes and masks are all its own.
+detector_copy() {  # seed dir
+    local src=.build/corpus/seed-$1 dir=$2
+    mkdir -p "$dir"
+    for f in "$src"/page-*.jpg; do ln -s "$(realpath "$f")" "$dir/"; done
+    python3 - "$src/book.json" "$dir/book.json" <<'PY'
+import json, sys
+book = json.load(open(sys.argv[1]))
+book.pop("spreads", None)
+for page in book["pages"]:
+    page["textBoxes"] = []
+json.dump(book, open(sys.argv[2], "w"), ensure_ascii=False, indent=2)
+PY
+    $PB analyze "$dir" >&2
+}
+
+run_mode() {  # label mode-name mask-source(estimate|oracle|detector) seeds...
     local label=$1 mode=$2 source=$3
     shift 3
     local work=.build/bench-infill/$label-$source
@@ -42,13 +61,16 @@ run_mode() {  # label mode-name mask-source(estimate|oracle) seeds...
         corpora+=(.build/corpus/seed-$s)
         cleared+=("$work/clear-$s")
         masks+=("$work/masks-$s")
-        local maskopt=()
+        local maskopt=() book=.build/corpus/seed-$s
         if [[ $source == oracle ]]; then
             $VENV/bin/python Tools/bench-infill.py oracle .build/corpus/seed-$s "$work/ink-$s"
             maskopt=(--mask-dir "$work/ink-$s")
+        elif [[ $source == detector ]]; then
+            book=$work/book-$s
+            detector_copy "$s" "$book"   # clear then finds the detector's masks in $book/masks
         fi
         # One page at a time so the timing is the in-fill's own (it uses both cores inside).
-        $PB clear .build/corpus/seed-$s --out "$work/clear-$s" --fill-masks "$work/masks-$s" \
+        $PB clear "$book" --out "$work/clear-$s" --fill-masks "$work/masks-$s" \
             --stats "$work/stats.jsonl" --jobs 1 --force "${maskopt[@]}" >&2
     done
     $VENV/bin/python Tools/bench-infill.py --mode "$label: $mode" \
@@ -62,11 +84,7 @@ run_set() {  # label difficulty seeds...
     for s in "$@"; do generate "$s" "$difficulty"; done
     [[ ${ESTIMATE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink (scan − clean ≥ 40), in-fill alone" oracle "$@"
     [[ ${ORACLE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + own mask estimate (InkMask)" estimate "$@"
-    if $PB --help | grep -qE '^ +analyze '; then
-        echo "(detector boxes + masks: picturebook analyze exists but is not wired in yet: run it on a copy of each set, write its ink masks as <stem>.png, and pass them with --mask-dir like the oracle mode)"
-    else
-        echo "(detector boxes + masks: PageAnalysis is not on this branch yet — skipped)"
-    fi
+    run_mode "$label" "Picturebook's own detected boxes + ink masks (analyze, then clear)" detector "$@"
 }
 
 run_set standard mixed 1001 1002 1003 1004
