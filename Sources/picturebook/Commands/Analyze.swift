@@ -76,12 +76,9 @@ struct Analyze: ParsableCommand {
         var model: Book
         do {
             if BookDirectory.containsBook(directory) {
-                model = try Book.load(directory: directory, imageSize: pageImageSizeReader()).book
+                model = try Book.load(directory: directory, imageSize: pageImageSize).book
             } else {
-                model = try Book.make(fromImagesIn: directory, languages: [language], imageSize: { path in
-                    guard let info = try? ImageDecoder.info(file: path) else { return nil }
-                    return (info.orientedWidth, info.orientedHeight)
-                })
+                model = try Book.make(fromImagesIn: directory, languages: [language], imageSize: pageImageSize)
             }
         } catch {
             Console.error("analyze: \(error.description)")

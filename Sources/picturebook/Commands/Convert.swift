@@ -52,8 +52,7 @@ struct Convert: AsyncParsableCommand {
     }
 
     static func parseSize(_ s: String) -> (Int, Int)? {
-        let parts = s.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        guard let d = parseDimensions(s), let w = Int(exactly: d.width), let h = Int(exactly: d.height), w > 0, h > 0 else { return nil }
         return (w, h)
     }
 

@@ -84,8 +84,7 @@ struct Thumbs: ParsableCommand {
     var json = false
 
     func parameters() throws -> ThumbnailParameters {
-        let parts = box.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+        guard let d = parseDimensions(box), let w = Int(exactly: d.width), let h = Int(exactly: d.height) else {
             throw ValidationError("--box must be WIDTHxHEIGHT, like 160x200, got '\(box)'")
         }
         guard let bg = RGBA8(hex: background) else { throw ValidationError("--background must be #rrggbb, got '\(background)'") }

@@ -232,8 +232,7 @@ struct Typeset: AsyncParsableCommand {
     }
 
     static func parseSize(_ s: String) -> Size? {
-        let parts = s.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w <= 20000, h <= 20000 else { return nil }
+        guard let (w, h) = parseDimensions(s), w > 0, h > 0, w <= 20000, h <= 20000 else { return nil }
         return Size(width: w, height: h)
     }
 

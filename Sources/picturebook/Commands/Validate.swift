@@ -37,7 +37,7 @@ struct Validate: ParsableCommand {
             Console.error("validate: name at least one book folder, e.g. picturebook validate Books/moon-rabbit")
             throw ExitCode(2)
         }
-        let imageSize = pageImageSizeReader()
+        let imageSize = pageImageSize
         let report = ValidationReport(checks: books.map { BookCheck.run($0, imageSize: imageSize) }, strict: strict)
         if json {
             Console.out(String(JSONWriter.string(report.json).dropLast()))
@@ -50,12 +50,11 @@ struct Validate: ParsableCommand {
     }
 }
 
-/// How `validate` reads a scan's pixel size to compare it with the page's width and height.
-/// BookModel does not depend on the image codecs, so the command supplies this. Only the header is
-/// parsed; the size is the upright one (EXIF orientation applied), which is what rects refer to.
-func pageImageSizeReader() -> ((String) -> (Int, Int)?)? {
-    { path in
-        guard let info = try? ImageDecoder.info(file: path) else { return nil }
-        return (info.orientedWidth, info.orientedHeight)
-    }
+/// How the commands read a scan's pixel size for BookModel (to check a page's width and height, or
+/// to fill them in for a new book). BookModel does not depend on the image codecs, so the CLI
+/// supplies this. Only the header is parsed; the size is the upright one (EXIF orientation
+/// applied), which is what rects refer to.
+func pageImageSize(_ path: String) -> (Int, Int)? {
+    guard let info = try? ImageDecoder.info(file: path) else { return nil }
+    return (info.orientedWidth, info.orientedHeight)
 }

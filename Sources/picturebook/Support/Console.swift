@@ -110,3 +110,11 @@ func reportingFailure(_ body: () throws -> Void) throws {
         throw ExitCode(1)
     }
 }
+
+/// Parses a `WIDTHxHEIGHT` option value ("600x300", case-insensitive x) into two numbers; each
+/// option then applies its own range checks.
+func parseDimensions(_ s: String) -> (width: Double, height: Double)? {
+    let parts = s.lowercased().split(separator: "x")
+    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else { return nil }
+    return (w, h)
+}
