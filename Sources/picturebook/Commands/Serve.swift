@@ -24,10 +24,11 @@ struct Serve: AsyncParsableCommand {
             Ctrl-C (or SIGTERM) stops the server.
 
             Examples:
-              picturebook serve                              # Books/ on http://127.0.0.1:8080/
-              picturebook serve ~/Scans --port 0             # any free port (the line tells which)
-              picturebook serve Books --host 0.0.0.0         # reachable from a phone on the LAN
-              picturebook serve Books --web-root Sources/Reader/Web --verbose   # develop the app
+              picturebook serve                        # Books/ at http://127.0.0.1:8080/
+              picturebook serve ~/Scans --port 0       # a free port; the line says which
+              picturebook serve --host 0.0.0.0         # reachable from a phone on the LAN
+              picturebook serve --web-root Sources/Reader/Web --verbose
+                                                       # develop the app, log requests
             """)
 
     @Argument(help: ArgumentHelp("The folder holding one subfolder per book.", valueName: "books-dir"), completion: .directory)
