@@ -10,7 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 Tools/setup.sh --bench
-swift build -c release --product picturebook >/dev/null
+build_log=$(mktemp)
+swift build -c release --product picturebook >"$build_log" 2>&1 || { cat "$build_log" >&2; exit 1; }
+rm -f "$build_log"
 bin=$PWD/.build/release/picturebook
 duration=${DURATION:-20s}
 
