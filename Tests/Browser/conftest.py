@@ -67,7 +67,8 @@ class Phone:
         return self.wait(lambda: self.js("return " + expr), timeout, expr)
 
     def open(self, hash_route):
-        self.d.get(self.base + "/" + hash_route)
+        # A fresh document every time (a hash-only change would keep the old one and its state).
+        self.d.get(f"{self.base}/?load={time.monotonic_ns()}{hash_route}")
         self.wait_ready()
 
     def wait_ready(self, view=None):
@@ -96,7 +97,11 @@ class Phone:
         self.touch("touchEnd", [])
 
     def tap_el(self, css_or_el):
-        r = self.rect(css_or_el)
+        el = self.el(css_or_el) if isinstance(css_or_el, str) else css_or_el
+        self.js("const r = arguments[0].getBoundingClientRect();"
+                "if (['library', 'overview'].includes(document.body.dataset.view) && (r.top < 44 || r.bottom > innerHeight))"
+                "  arguments[0].scrollIntoView({block: 'center'});", el)
+        r = self.rect(el)
         self.tap(r["x"] + r["width"] / 2, r["y"] + r["height"] / 2)
 
     def swipe(self, x0, x1, y, steps=12, step_ms=16):

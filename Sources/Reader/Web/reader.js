@@ -247,8 +247,8 @@ class Overview {
     requestAnimationFrame(sample);
     await Promise.all(anims.map((a) => a.finished.catch(() => {})));
     sampling = false;
-    pb.zoom.running = false;
     pb.zoom.final = { x: r1.x, y: r1.y + BAR, width: r1.width, height: r1.height };
+    pb.zoom.running = false;
     // The reader draws underneath the finished frame; the overlay leaves once its images are in.
     location.hash = target;
     route(); // draw the reader now rather than on the (asynchronous) hashchange
