@@ -22,8 +22,12 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 if [ -z "${PICTUREBOOK_URL:-}" ]; then
-  swift build --scratch-path .build --product picturebook >/dev/null
-  bin=$(swift build --scratch-path .build --show-bin-path)/picturebook
+  bin=.build/debug/picturebook
+  # `swift build` takes a while even with nothing to do; skip it when no source is newer than the binary.
+  if [ ! -x "$bin" ] || [ -n "$(find Sources Package.swift -newer "$bin" -print -quit)" ]; then
+    swift build --scratch-path .build --product picturebook >/dev/null
+  fi
+  bin=$root/$bin
   mkdir -p "$tmp/books"
   cp -r Books/* "$tmp/books/"
   mkdir "$tmp/books/broken-book"

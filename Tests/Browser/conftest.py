@@ -71,10 +71,10 @@ class Phone:
         self.d.get(f"{self.base}/?load={time.monotonic_ns()}{hash_route}")
         self.wait_ready()
 
-    def wait_ready(self, view=None):
+    def wait_ready(self, view=None, timeout=30):
         if view:
-            self.wait_js(f"document.body.dataset.view === {json.dumps(view)}")
-        self.wait_js("window.__pb && window.__pb.ready === true")
+            self.wait_js(f"document.body.dataset.view === {json.dumps(view)}", timeout)
+        self.wait_js("window.__pb && window.__pb.ready === true", timeout)
 
     def el(self, css):
         from selenium.webdriver.common.by import By
@@ -115,7 +115,7 @@ class Phone:
     def settle(self):
         """Wait until no Web Animation is running and every image is decoded: a deterministic frame."""
         self.wait_js("document.getAnimations().every(a => a.playState !== 'running')")
-        self.wait_js("[...document.images].every(i => i.complete)")
+        self.wait_js("[...document.images].every(i => i.complete)", timeout=120)
         self.js("return Promise.all([...document.images].map(i => i.decode().catch(() => null)))")
         time.sleep(0.1)
 
