@@ -17,7 +17,7 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc) ;;
+    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl) ;;
     --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
     *) echo "setup.sh: unknown option '$arg' (expected --bench or --browser)" >&2; exit 2 ;;
   esac

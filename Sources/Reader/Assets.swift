@@ -103,9 +103,9 @@ actor Preparations {
             }
         }
         running[path] = task
-        made += 1
         defer { running[path] = nil }
         try await task.value
+        made += 1
     }
 }
 
