@@ -303,11 +303,13 @@ class Reader {
     app.replaceChildren(bar, this.stage, this.leftBtn, this.rightBtn);
     this.attachPointer();
     window.addEventListener('resize', this.onResize);
+    window.addEventListener('orientationchange', this.onResize);
     window.addEventListener('keydown', this.onKey);
     await this.relayout(false);
   }
   destroy() {
     window.removeEventListener('resize', this.onResize);
+    window.removeEventListener('orientationchange', this.onResize);
     window.removeEventListener('keydown', this.onKey);
     this.closePopout(false);
   }
