@@ -26,6 +26,7 @@ if [ -z "${PICTUREBOOK_URL:-}" ]; then
   # `swift build` takes a while even with nothing to do; skip it when no source is newer than the binary.
   if [ ! -x "$bin" ] || [ -n "$(find Sources Package.swift -newer "$bin" -print -quit)" ]; then
     swift build --scratch-path .build --product picturebook >/dev/null
+    touch "$bin"  # a resource-only change rebuilds without relinking
   fi
   bin=$root/$bin
   mkdir -p "$tmp/books"

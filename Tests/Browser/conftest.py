@@ -146,13 +146,22 @@ def browser():
 
 
 @pytest.fixture
-def phone(browser, base_url):
-    """A fresh phone in portrait: storage cleared, so every test sees the book as on first open."""
+def phone(browser, base_url, request):
+    """A fresh phone in portrait: storage cleared, so every test sees the book as on first open.
+    Each test leaves a screenshot of where it ended in the artefacts folder."""
     browser.get(base_url + "/#/")
     browser.execute_script("localStorage.clear(); sessionStorage.clear();")
     p = Phone(browser, base_url, PORTRAIT, 2)
     yield p
-    browser.execute_script("localStorage.clear(); sessionStorage.clear();")
+    try:
+        name = "".join(c if c.isalnum() or c in "-_" else "_" for c in request.node.name)
+        try:
+            p.wait_js("[...document.images].every(i => i.complete)", timeout=5)
+        except AssertionError:
+            pass  # best effort: the screenshot is for looking at, not for asserting
+        p.screenshot("end-" + name)
+    finally:
+        browser.execute_script("localStorage.clear(); sessionStorage.clear();")
 
 
 @pytest.fixture
