@@ -97,6 +97,27 @@ final class PNGDecoding {
         return options.applyOrientation ? bitmap.applyingOrientation(info.orientation) : bitmap
     }
 
+    /// RGBA rows top to bottom, `stripRows` at a time through one small reused buffer, so the
+    /// caller can consume the image without it ever being held whole. Non-interlaced files only.
+    func decodeRowsRGBA(
+        options: DecodeOptions, stripRows: Int, _ body: (UnsafeBufferPointer<RGBA8>, Int, Int) -> Void
+    ) throws(CodecError) {
+        try checkLimits(options.limits)
+        try check(pb_png_start(d, Int32(PB_PNG_RGBA), 4))
+        let w = info.width, h = info.height
+        let rows = Swift.max(1, Swift.min(stripRows, h))
+        let strip = UnsafeMutableBufferPointer<RGBA8>.allocate(capacity: w * rows)
+        defer { strip.deallocate() }
+        var y = 0
+        while y < h {
+            let n = Swift.min(rows, h - y)
+            try check(pb_png_read_rows(d, strip.bytes, w * 4, UInt32(n)))
+            body(UnsafeBufferPointer(strip), y, n)
+            y += n
+        }
+        try check(pb_png_finish(d))
+    }
+
     func decodeGray(options: DecodeOptions) throws(CodecError) -> Bitmap<UInt8> {
         try checkLimits(options.limits)
         let type = header.color_type
