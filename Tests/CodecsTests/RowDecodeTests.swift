@@ -38,3 +38,26 @@ import Testing
         }
     }
 }
+
+@Suite struct AdlerTests {
+    /// A 1×1 black RGB PNG whose zlib stream ends in the given Adler-32 (chunk CRCs all valid).
+    static func blackPixel(adler: [UInt8]) -> [UInt8] {
+        let ihdr = PNGBytes.be32(1) + PNGBytes.be32(1) + [8, 2, 0, 0, 0]
+        let idat: [UInt8] = [0x78, 0x9C, 0x63, 0x60, 0x60, 0x60, 0x00, 0x00] + adler
+        return ImageFormat.pngSignature + PNGBytes.chunk("IHDR", ihdr) + PNGBytes.chunk("IDAT", idat) + PNGBytes.chunk("IEND", [])
+    }
+
+    @Test func rightChecksumDecodesEitherWay() throws {
+        let png = Self.blackPixel(adler: [0x00, 0x04, 0x00, 0x01])
+        #expect(try ImageDecoder.decode(png, name: "ok.png").pixels == [RGBA8(r: 0, g: 0, b: 0)])
+        #expect(try ImageDecoder.decode(png, name: "ok.png", options: DecodeOptions(strict: true)).pixels == [RGBA8(r: 0, g: 0, b: 0)])
+    }
+
+    /// The chunk CRC already vouches for the bytes, so only strict decoding insists on the
+    /// stream's own checksum.
+    @Test func wrongAdlerUnderAGoodCRCFailsOnlyWhenStrict() throws {
+        let png = Self.blackPixel(adler: [0x00, 0x04, 0x00, 0x02])
+        #expect(try ImageDecoder.decode(png, name: "adler.png").pixels == [RGBA8(r: 0, g: 0, b: 0)])
+        #expect(throws: CodecError.self) { try ImageDecoder.decode(png, name: "adler.png", options: DecodeOptions(strict: true)) }
+    }
+}
