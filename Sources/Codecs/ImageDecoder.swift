@@ -51,6 +51,36 @@ public enum ImageDecoder {
         }
     }
 
+    /// Whether ``decodeRows(_:name:options:stripRows:_:)`` can deliver this image: a
+    /// non-interlaced PNG whose stored rows are its displayed rows (no EXIF rotation to apply).
+    public static func canDecodeRows(_ info: ImageInfo, options: DecodeOptions = .init()) -> Bool {
+        info.format == .png && !info.isInterlaced && (info.orientation == 1 || !options.applyOrientation)
+    }
+
+    /// Decodes the image as straight-alpha RGBA a strip of rows at a time, top to bottom:
+    /// `body(rows, firstRow, count)` gets `count` consecutive rows of `info.width` pixels, valid
+    /// only during the call. For consumers that never need the whole image at once (streaming
+    /// resampling): no full-size buffer is allocated. Throws ``CodecError/unsupported(name:reason:)``
+    /// for images ``canDecodeRows(_:options:)`` rejects; on a decoding error some rows may
+    /// already have been delivered.
+    @discardableResult
+    public static func decodeRows(
+        _ bytes: [UInt8], name: String, options: DecodeOptions = .init(), stripRows: Int = 16,
+        _ body: (_ rows: UnsafeBufferPointer<RGBA8>, _ firstRow: Int, _ count: Int) -> Void
+    ) throws(CodecError) -> ImageInfo {
+        try bytes.withUnsafeBufferPointer { (data) throws(CodecError) -> ImageInfo in
+            guard try format(of: data, name: name) == .png else {
+                throw .unsupported(name: name, reason: "row-by-row decoding reads PNG only")
+            }
+            let png = try PNGDecoding(data, name: name, strict: options.strict)
+            guard canDecodeRows(png.info, options: options) else {
+                throw .unsupported(name: name, reason: "row-by-row decoding needs a non-interlaced, unrotated PNG")
+            }
+            try png.decodeRowsRGBA(options: options, stripRows: stripRows, body)
+            return png.info
+        }
+    }
+
     /// ``info(_:name:)`` of the file at `path`.
     public static func info(file path: String) throws(CodecError) -> ImageInfo {
         try info(read(path), name: path)

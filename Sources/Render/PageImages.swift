@@ -76,17 +76,34 @@ public final class PageImages: @unchecked Sendable {
         let key = Key(page: number, variant: variant, width: width, height: height)
         if let hit = lock.withLock({ cache[key] }) { return hit }
         let path = variant == .cleared ? clearedPath(of: number)! : BookDirectory.imagePath(of: book.pages[number - 1], in: directory)
-        let decoded: Bitmap<RGBA8>
+        let out: Bitmap<RGBA8>
         do {
-            let info = try ImageDecoder.info(file: path)
-            let scale = JPEGScale.largestReduction(from: info, covering: width, height)
-            decoded = try ImageDecoder.decode(file: path, options: DecodeOptions(jpegScale: scale))
+            let bytes = try FileIO.read(path)
+            let info = try ImageDecoder.info(bytes, name: path)
+            if ImageDecoder.canDecodeRows(info), !info.hasAlpha, info.width > 0, info.height > 0 {
+                out = try Self.decodeResampling(bytes, name: path, info: info, width: max(1, width), height: max(1, height))
+            } else {
+                let scale = JPEGScale.largestReduction(from: info, covering: width, height)
+                let decoded = try ImageDecoder.decode(bytes, name: path, options: DecodeOptions(jpegScale: scale))
+                out = decoded.resized(width: max(1, width), height: max(1, height))
+            }
         } catch {
             throw RenderError.pageImage(path: path, reason: "\(error)")
         }
-        let out = decoded.resized(width: max(1, width), height: max(1, height))
         lock.withLock { cache[key] = out }
         return out
+    }
+
+    /// An opaque PNG (a cleared page) decoded a strip of rows at a time straight into the
+    /// resampler: the full-size page is never held, which saves its allocation, the page faults
+    /// of touching it and a pass over it, the bulk of a spread's decode-and-resize time.
+    private static func decodeResampling(_ bytes: [UInt8], name: String, info: ImageInfo, width: Int, height: Int) throws -> Bitmap<RGBA8> {
+        try Bitmap<RGBA8>(width: width, height: height) { out in
+            let resampler = RowResampler(sourceWidth: info.width, sourceHeight: info.height, width: width, height: height, into: out)
+            try ImageDecoder.decodeRows(bytes, name: name) { rows, _, count in resampler.consume(rows, count: count) }
+            // decodeRows delivers every row or throws, so this is a programmer error.
+            precondition(resampler.isComplete, "\(name): row decoding ended before the last row")
+        }
     }
 
     /// The page's picture with its longer side near `maxSide`, aspect kept (for transitions,

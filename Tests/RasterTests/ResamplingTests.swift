@@ -211,3 +211,33 @@ import Darwin
         #expect(Bitmap<UInt8>(width: 0, height: 0, fill: 0).resized(width: 3, height: 2).pixels == [0, 0, 0, 0, 0, 0])
     }
 }
+
+@Suite struct RowResamplerTests {
+    /// Fed in uneven strips, the streaming resampler gives what `resized` gives (the same weight
+    /// tables; only Float summation order may differ, hence ±1).
+    @Test(arguments: [(64, 48, 37, 29), (64, 48, 64, 30), (64, 48, 40, 48), (50, 40, 90, 70), (33, 21, 33, 21)],
+          [ResamplingFilter.automatic, .lanczos3, .bilinear])
+    func matchesResized(_ size: (Int, Int, Int, Int), filter: ResamplingFilter) {
+        let (w, h, ow, oh) = size
+        let src = randomRGBA(w, h, opaque: true, seed: 7)
+        let expected = src.resized(width: ow, height: oh, filter: filter)
+        let streamed = Bitmap<RGBA8>(width: ow, height: oh) { out in
+            let r = RowResampler(sourceWidth: w, sourceHeight: h, width: ow, height: oh, filter: filter, into: out)
+            src.pixels.withUnsafeBufferPointer { p in
+                var y = 0, strip = 1
+                while y < h {
+                    let n = min(strip, h - y)
+                    r.consume(UnsafeBufferPointer(rebasing: p[(y * w)...]), count: n)
+                    y += n
+                    strip = strip % 5 + 1
+                }
+            }
+            #expect(r.isComplete)
+        }
+        var worst = 0
+        for (a, b) in zip(streamed.pixels, expected.pixels) {
+            worst = max(worst, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)), abs(Int(a.a) - Int(b.a)))
+        }
+        #expect(worst <= 1, "largest channel difference \(worst)")
+    }
+}
