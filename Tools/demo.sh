@@ -34,7 +34,13 @@ Prepared. Look at:
 EOT
 
 if [ "${DEMO_NO_SERVE:-}" = "1" ]; then exit 0; fi
+port=${DEMO_PORT:-8080}
+# A newcomer's 8080 is often taken by something else: then any free port (the URL line says which).
+if [ -z "${DEMO_PORT:-}" ] && (exec 3<>/dev/tcp/127.0.0.1/8080) 2>/dev/null; then
+  echo "(port 8080 is in use; the reader takes a free one)"
+  port=0
+fi
 echo
 echo "Starting the reader on $out/books (Ctrl-C to stop). Open the URL below in a browser;"
 echo "in the browser's device toolbar a phone size shows the phone layout."
-exec "$bin" serve "$out/books" --port "${DEMO_PORT:-8080}" --cache "$out/cache"
+exec "$bin" serve "$out/books" --port "$port" --cache "$out/cache"

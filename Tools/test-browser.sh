@@ -6,6 +6,8 @@
 #   Tools/test-browser.sh [pytest args]        e.g. -k popout, -x
 #   PICTUREBOOK_URL=http://… Tools/test-browser.sh   test an already running reader instead
 #   UPDATE_REFERENCE=1 Tools/test-browser.sh -k reference   re-record the reference screenshot
+#   SAMPLE_BOOKS_ONLY=1 Tools/test-browser.sh …  serve only Books/* (no broken or RTL test copies)
+#   DOCS_SCREENSHOTS=1 Tools/test-browser.sh -k docs   the README's screenshots (implies SAMPLE_BOOKS_ONLY)
 # Screenshots land in .build/browser-artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +33,9 @@ if [ -z "${PICTUREBOOK_URL:-}" ]; then
   bin=$root/$bin
   mkdir -p "$tmp/books"
   cp -r Books/* "$tmp/books/"
+  # The README's screenshots show the library as a user sees it: the shipped books, nothing else.
+  [ "${DOCS_SCREENSHOTS:-}" = "1" ] && export SAMPLE_BOOKS_ONLY=1
+  if [ "${SAMPLE_BOOKS_ONLY:-}" != "1" ]; then
   mkdir "$tmp/books/broken-book"
   printf '{ "format": "picturebook-book/1", "title": ' >"$tmp/books/broken-book/book.json"
   cp -r Books/good-morning-farm "$tmp/books/rtl-sample"
@@ -42,6 +47,7 @@ book["readingDirection"] = "rtl"
 book["title"] = {"en": "Right-to-left sample"}
 json.dump(book, open(p, "w", encoding="utf-8"), ensure_ascii=False, indent=2)
 PY
+  fi
   "$bin" serve "$tmp/books" --port 0 --cache "$tmp/cache" >"$tmp/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 300); do

@@ -84,14 +84,26 @@ enum AssetError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Creates each cache file once, however many requests ask for it at the same moment.
+/// Creates each cache file once, however many requests ask for it at the same moment, and
+/// remembers the ones that could not be made.
 actor Preparations {
     private var running: [String: Task<Void, any Error>] = [:]
+    /// Failures by cache path. The path is a hash of the source's size and modification time, so
+    /// a fixed (rewritten) scan gets a new path and is tried again; an unchanged broken scan is
+    /// not decoded again on every request (a grid of thumbnails would ask for it many times).
+    private var failures: [String: String] = [:]
+    static let failureLimit = 10_000
     /// How many cache files this process has made (tests check that a second request reuses).
     private(set) var made = 0
+    /// How many preparations were attempted and failed (tests check that a failure is remembered).
+    private(set) var failed = 0
 
     func ensure(_ path: String, pool: WorkPool, make: @escaping @Sendable () throws -> [UInt8]) async throws {
-        if FileIO.exists(path) { return }
+        if let t = FileIO.modificationTime(path) {
+            CacheUse.touchIfStale(path, modified: t)
+            return
+        }
+        if let message = failures[path] { throw AssetError.failed(message) }
         if let task = running[path] {
             try await task.value
             return
@@ -104,9 +116,37 @@ actor Preparations {
         }
         running[path] = task
         defer { running[path] = nil }
-        try await task.value
+        do {
+            try await task.value
+        } catch {
+            // Only a source that cannot be made into the asset is remembered; a failed write
+            // (a full disk, say) may well work next time.
+            if let e = error as? AssetError { remember(path, e.description) }
+            throw error
+        }
         made += 1
     }
+
+    /// The remembered failure for a key that is not a cache file (a scan's header).
+    func failure(_ key: String) -> String? { failures[key] }
+    func remember(_ key: String, _ message: String) {
+        failed += 1
+        if failures.count >= Self.failureLimit { failures.removeAll() }
+        failures[key] = message
+    }
+}
+
+/// Cache files record their last use in their modification time (refreshed at most once a day, so
+/// a busy page costs no extra writes), which is what `--prune-cache` goes by.
+enum CacheUse {
+    static let refreshAfter: Int64 = 24 * 3600 * 1_000_000_000
+
+    static func touchIfStale(_ path: String, modified: Int64, now: Int64 = nowNanoseconds()) {
+        guard now - modified > refreshAfter else { return }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
+    }
+
+    static func nowNanoseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1e9) }
 }
 
 struct AssetStore: Sendable {
@@ -135,7 +175,7 @@ struct AssetStore: Sendable {
 
         switch request {
         case .scan(let w):
-            let info = try Self.info(source, label: label)
+            let info = try await scanInfo(source, sourceKey: sourceKey, label: label)
             let target = w.map { Self.ladderWidth($0, scanWidth: info.orientedWidth) }
             guard let width = target, !(width == info.orientedWidth && info.format == .jpeg && info.orientation == 1) else {
                 let bytes = try await read(source)
@@ -212,7 +252,11 @@ struct AssetStore: Sendable {
         let path = folder + "/" + ETag.of(key: Self.version + " " + key).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) + "." + ext
         do {
             if !FileIO.isDirectory(folder) { try FileIO.createDirectory(folder) }
-            try await preparations.ensure(path, pool: pool, make: make)
+            try await preparations.ensure(path, pool: pool) {
+                do { return try make() } catch let e as AssetError { throw e } catch {
+                    throw AssetError.failed("cannot prepare \(label): \(error)")
+                }
+            }
         } catch let e as AssetError {
             throw e
         } catch {
@@ -226,6 +270,16 @@ struct AssetStore: Sendable {
         let bytes: [UInt8]
         do { bytes = try await read(path) } catch { throw AssetError.failed("cannot read the prepared \(label): \(error)") }
         return Asset(bytes: bytes, contentType: ext == "png" ? "image/png" : "image/jpeg", etag: ETag.of(key: Self.version + " " + key))
+    }
+
+    /// A scan's header, with an unreadable one remembered like a failed preparation.
+    private func scanInfo(_ path: String, sourceKey: String, label: String) async throws -> ImageInfo {
+        let key = "info \(path) \(sourceKey)"
+        if let message = await preparations.failure(key) { throw AssetError.failed(message) }
+        do { return try Self.info(path, label: label) } catch {
+            await preparations.remember(key, (error as? AssetError)?.description ?? "\(error)")
+            throw error
+        }
     }
 
     static func info(_ path: String, label: String) throws -> ImageInfo {

@@ -89,6 +89,9 @@ public final class ReaderServer: Sendable {
     /// How many cache files this process has prepared so far.
     public func preparedCount() async -> Int { await store.preparations.made }
 
+    /// How many preparations failed (each failure is remembered, so asking again costs nothing).
+    public func failedCount() async -> Int { await store.preparations.failed }
+
     /// Ids of the books found, with whether each loaded.
     public func books() async -> [(id: String, ok: Bool)] {
         await library.all().map { s in
@@ -116,7 +119,8 @@ public final class ReaderServer: Sendable {
     ) -> some ApplicationProtocol {
         var logger = Logger(label: "picturebook.reader")
         logger.logLevel = configuration.verbose ? .info : .error
-        let router = Router()
+        // HEAD answers every GET route with the same headers (Content-Length included) and no body.
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: JSONErrors())
         if configuration.verbose { router.add(middleware: LogRequestsMiddleware(.info)) }
         addRoutes(to: router)
@@ -322,16 +326,18 @@ struct JSONErrors: RouterMiddleware {
     typealias Context = BasicRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response: Response
         do {
             return try await next(request, context)
         } catch let e as APIError {
-            return Self.error(e.status, e.message)
+            response = Self.error(e.status, e.message)
         } catch let e as HTTPError {
             let message = e.body ?? (e.status == .notFound ? "no such path: \(request.uri.path)" : e.status.reasonPhrase)
-            return Self.error(e.status, message)
+            response = Self.error(e.status, message)
         } catch {
-            return Self.error(.internalServerError, "\(error)")
+            response = Self.error(.internalServerError, "\(error)")
         }
+        return request.method == .head ? response.createHeadResponse() : response
     }
 
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {

@@ -1,6 +1,8 @@
 """The README's screenshots of the reader, taken with the same harness as the tests.
 
 Skipped unless DOCS_SCREENSHOTS=1:  DOCS_SCREENSHOTS=1 Tools/test-browser.sh -k docs
+(with DOCS_SCREENSHOTS=1 the script serves only the shipped books in Books/, so the library shot
+shows what a user sees, not the tests' broken and right-to-left copies).
 Writes Documentation/reader/*.png at phone size (CSS pixels, 256-colour PNG to stay small).
 """
 import io
@@ -26,6 +28,11 @@ def save(phone, name, settle=True):
 
 def test_docs_screenshots(phone):
     phone.open("#/")
+    cards = phone.js("return [...document.querySelectorAll('.book-card')].map(c => c.textContent)")
+    shipped = sorted(p.name for p in (ROOT / "Books").iterdir() if (p / "book.json").is_file())
+    assert len(cards) == len(shipped) and not phone.els(".book-card.error"), (
+        f"the library should show only the {len(shipped)} books of Books/ (got {cards}); "
+        "Tools/test-browser.sh serves only those when DOCS_SCREENSHOTS=1 or SAMPLE_BOOKS_ONLY=1")
     save(phone, "library")
     phone.open("#/book/salmas-red-kite")
     save(phone, "overview")

@@ -350,3 +350,98 @@ func jpegSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
     }
     return nil
 }
+
+@Suite struct HeadTests {
+    @Test(arguments: [
+        "/api/books", "/api/books/farm", "/api/books/farm/layout?width=393&height=852",
+        "/api/books/farm/pages/1/scan", "/api/books/farm/pages/2/thumb?size=2x",
+        "/api/books/farm/pages/1/popout/p001-b1", "/", "/static/reader.js",
+    ])
+    func headHasGetsHeadersAndNoBody(uri: String) async throws {
+        try await Fixture.shared.makeApplication().test(.router) { client in
+            let g = try await client.execute(uri: uri, method: .get)
+            let h = try await client.execute(uri: uri, method: .head)
+            #expect(g.status == .ok && h.status == .ok, "\(uri): GET \(g.status), HEAD \(h.status)")
+            #expect(h.body.readableBytes == 0)
+            #expect(h.headers[.contentType] == g.headers[.contentType])
+            #expect(h.headers[.eTag] == g.headers[.eTag])
+            #expect(h.headers[.cacheControl] == g.headers[.cacheControl])
+            #expect(h.headers[.contentLength] == g.headers[.contentLength])
+            #expect(h.headers[.contentLength] == String(g.body.readableBytes))
+        }
+    }
+
+    @Test func headOfAMissingBookIs404WithoutBody() async throws {
+        try await Fixture.shared.makeApplication().test(.router) { client in
+            let h = try await client.execute(uri: "/api/books/nope/pages/1/scan", method: .head)
+            #expect(h.status == .notFound)
+            #expect(h.body.readableBytes == 0)
+            #expect(h.headers[.contentType]?.hasPrefix("application/json") == true)
+        }
+    }
+}
+
+@Suite struct CacheTests {
+    /// A books folder of its own holding one copy of the sample book with page 2 cut short.
+    static func truncatedBooks() throws -> String {
+        let fm = FileManager.default
+        let root = Fixture.root + "/negative-\(UUID().uuidString)"
+        let source = Fixture.repositoryRoot + "/Books/good-morning-farm"
+        try fm.createDirectory(atPath: root + "/books", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: source, toPath: root + "/books/farm")
+        let d = try #require(fm.contents(atPath: source + "/page-002.jpg"))
+        try d.prefix(4000).write(to: URL(fileURLWithPath: root + "/books/farm/page-002.jpg"))
+        return root
+    }
+
+    @Test func aFailedPreparationIsRememberedUntilTheScanChanges() async throws {
+        let root = try Self.truncatedBooks()
+        let server = try ReaderServer(configuration: ReaderConfiguration(booksDirectory: root + "/books", cacheDirectory: root + "/cache", workers: 2))
+        try await server.makeApplication().test(.router) { client in
+            let first = try await client.execute(uri: "/api/books/farm/pages/2/thumb?size=1x", method: .get)
+            #expect(first.status == .internalServerError)
+            #expect(await server.failedCount() == 1)
+            let again = try await client.execute(uri: "/api/books/farm/pages/2/thumb?size=1x", method: .get)
+            #expect(again.status == .internalServerError)
+            #expect(Array(again.body.readableBytesView) == Array(first.body.readableBytesView), "the same message")
+            #expect(await server.failedCount() == 1, "not decoded a second time")
+            // The scan is replaced by a good one (a new size and time): it is tried again and works.
+            let good = try #require(FileManager.default.contents(atPath: Fixture.repositoryRoot + "/Books/good-morning-farm/page-002.jpg"))
+            try good.write(to: URL(fileURLWithPath: root + "/books/farm/page-002.jpg"))
+            let fixed = try await client.execute(uri: "/api/books/farm/pages/2/thumb?size=1x", method: .get)
+            #expect(fixed.status == .ok)
+            #expect(await server.failedCount() == 1)
+        }
+    }
+
+    @Test func pruneRemovesGoneBooksAndUnusedFilesOnly() async throws {
+        let root = Fixture.root + "/prune-\(UUID().uuidString)"
+        let cache = root + "/cache"
+        let server = try Fixture.server(cache: cache)
+        #expect(try await get(server, "/api/books/farm/pages/1/thumb?size=1x").status == .ok)
+        #expect(try await get(server, "/api/books/farm/pages/2/thumb?size=1x").status == .ok)
+        let fm = FileManager.default
+        let farmFolder = try #require(try fm.contentsOfDirectory(atPath: cache).first { $0.hasPrefix("farm-") })
+        let files = try fm.contentsOfDirectory(atPath: cache + "/" + farmFolder).sorted()
+        #expect(files.count == 2)
+        // One of the two was last used 40 days ago.
+        let old = cache + "/" + farmFolder + "/" + files[0]
+        try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-40 * 86_400)], ofItemAtPath: old)
+        // A book that is no longer in the library, and things the reader did not write.
+        try fm.createDirectory(atPath: cache + "/gone-0123abcd", withIntermediateDirectories: true)
+        try Data(repeating: 1, count: 10).write(to: URL(fileURLWithPath: cache + "/gone-0123abcd/0123456789abcdef.jpg"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: cache + "/gone-0123abcd/notes.txt"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: cache + "/notes.txt"))
+
+        let report = await server.pruneCache(unusedForDays: 30)
+        #expect(report.files == 2)
+        #expect(!fm.fileExists(atPath: old))
+        #expect(fm.fileExists(atPath: cache + "/" + farmFolder + "/" + files[1]))
+        #expect(!fm.fileExists(atPath: cache + "/gone-0123abcd/0123456789abcdef.jpg"))
+        #expect(fm.fileExists(atPath: cache + "/gone-0123abcd/notes.txt"))
+        #expect(fm.fileExists(atPath: cache + "/notes.txt"))
+        // Pruned files are simply made again.
+        #expect(try await get(server, "/api/books/farm/pages/1/thumb?size=1x").status == .ok)
+        #expect(try await get(server, "/api/books/farm/pages/2/thumb?size=1x").status == .ok)
+    }
+}

@@ -14,7 +14,8 @@ struct Serve: AsyncParsableCommand {
             resized scans, cleared pages, text-block crops) and kept in the cache folder, so they are \
             made once and reused across restarts; a book's own clear/ output from `picturebook clear` \
             is used as it is. Thumbnails of every book are prepared in the background at start \
-            (--no-warm skips that).
+            (--no-warm skips that). The cache only grows; --prune-cache first deletes the files \
+            of books no longer in BOOKS_DIR and files unused for 30 days.
 
             Only files inside BOOKS_DIR are ever served. A folder that is not a valid book is listed \
             with its problems instead of stopping the server. The API is described in \
@@ -52,6 +53,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Do not prepare every book's thumbnails at start.")
     var noWarm = false
 
+    @Flag(help: "Before serving, delete cached images of books no longer in the folder and those unused for 30 days.")
+    var pruneCache = false
+
     @Flag(help: "Log every request on stderr.")
     var verbose = false
 
@@ -75,6 +79,10 @@ struct Serve: AsyncParsableCommand {
         do { server = try ReaderServer(configuration: config) } catch {
             Console.error("serve: \(error)")
             throw ExitCode.failure
+        }
+        if pruneCache {
+            let r = await server.pruneCache(unusedForDays: 30)
+            Console.err("serve: pruned \(r.files) cached file\(r.files == 1 ? "" : "s") (\(r.bytes / 1024) KiB) from \(config.cacheDirectory)")
         }
         let host = self.host, warm = !noWarm
         let warmer = WarmUp()
