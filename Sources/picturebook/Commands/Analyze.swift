@@ -163,7 +163,10 @@ struct Analyze: ParsableCommand {
             try Console.json(Report(book: directory, pages: report, medianMilliseconds: medianMs, detectedSpreads: foundSpreads.map { [$0.first, $0.second] }))
         } else {
             let boxes = report.reduce(0) { $0 + $1.detected.count }
-            Console.err(String(format: "analyze: %d pages, %d text boxes and %d panoramic spreads detected, median %.1f ms/page%@", report.count, boxes, foundSpreads.count, medianMs,
+            // A book whose boxes a librarian entered gets nothing new; say so, or "0 detected" reads as a failure.
+            let kept = report.reduce(0) { $0 + $1.keptBoxes }
+            let keptNote = kept > 0 ? String(format: " (%d boxes already in book.json kept)", kept) : ""
+            Console.err(String(format: "analyze: %d pages, %d text boxes and %d panoramic spreads detected%@, median %.1f ms/page%@", report.count, boxes, foundSpreads.count, keptNote, medianMs,
                                dryRun ? " (book.json not written: --dry-run)" : " → \(BookDirectory.manifestPath(in: directory))"))
         }
         if failures > 0 { throw ExitCode.failure }
