@@ -24,13 +24,17 @@ package struct PNGWriterTuning: Sendable {
     package var chunkSize: Int
     /// zlib strategy; nil is libpng's choice (see `PNGWriter.zlibStrategy`).
     package var strategy: Int32?
+    /// Whether to deflate with ``FastDeflate`` instead of zlib; nil uses it for the `.fast`
+    /// preset (level 1, up filter) alone.
+    package var fastDeflate: Bool?
 
-    package init(strips: Int? = nil, chunkSize: Int = 256 * 1024, strategy: Int32? = nil) {
+    package init(strips: Int? = nil, chunkSize: Int = 256 * 1024, strategy: Int32? = nil, fastDeflate: Bool? = nil) {
         precondition(strips.map { $0 > 0 } ?? true, "PNG strips must be positive, got \(strips ?? 0)")
         precondition(chunkSize > 0, "IDAT chunk size must be positive, got \(chunkSize)")
         self.strips = strips
         self.chunkSize = chunkSize
         self.strategy = strategy
+        self.fastDeflate = fastDeflate
     }
 }
 
@@ -59,6 +63,9 @@ struct PNGWriter {
     var strips: Int? { tuning.strips }
     var chunkSize: Int { tuning.chunkSize }
     var strategy: Int32? { tuning.strategy }
+    /// The `.fast` preset skips zlib: on a 2556×1179 screen spread FastDeflate takes a fraction
+    /// of level 1's CPU for a file of about the same size (Documentation/Layout.md, Render).
+    var usesFastDeflate: Bool { tuning.fastDeflate ?? (level == 1 && filter == .up && strategy == nil) }
 
     var channels: Int {
         switch colorType {
@@ -272,8 +279,15 @@ struct PNGWriter {
         results.initialize(repeating: (nil, 0, nil), count: count)
         defer { results.deallocate() }
         let level = Int32(level), strategy = zlibStrategy
+        let fast = usesFastDeflate, bytesPerPixel = channels
         concurrentPerform(iterations: count) { i in
             let start = total * i / count, end = total * (i + 1) / count
+            if fast {
+                let (data, produced) = FastDeflate.compress(
+                    base + start, end - start, distance: bytesPerPixel, final: i == count - 1)
+                results[i] = (Strip(data: data, count: produced), adler32_z(1, base + start, end - start), nil)
+                return
+            }
             let dictionary = i == 0 ? 0 : min(Self.window, start)
             let last = i == count - 1
             results[i] = Self.deflateStrip(
