@@ -6,7 +6,7 @@
 #
 # Picturebook is timed in-process by the hidden `picturebook render --bench N`: each run starts
 # with an empty page cache, so it decodes both cleared pages (PNG), resamples them to the
-# screen, lays out and draws the text, and encodes the PNG at the fast level (zlib 1, up filter).
+# screen, lays out and draws the text, and encodes the PNG at the fast level (`.fast`: up filter, the own single-pass deflate of Codecs/FastDeflate.swift).
 # The cleared pages are stand-ins made from the scans (BOOK/clear/ may not exist yet): a copy of
 # the book in .build/bench-render with clear/<page>.png written by vips.
 # vips is timed by hyperfine, two ways: `arrayjoin` + pngsave compression=1 of the two cleared
