@@ -653,9 +653,9 @@ struct WindowFill {
             }
         }
         guard nearHole.count >= 32 else { return nil }
-        let sampleStep = max(1, nearHole.count / 300)
+        let sampleStep = max(1, nearHole.count / 200)
         let samples = stride(from: 0, to: nearHole.count, by: sampleStep).map { nearHole[$0] }
-        let radius = 28
+        let radius = 20
         let side = 2 * radius + 1
         var votes = [Int](repeating: 0, count: side * side)
         for i in samples {
@@ -747,6 +747,8 @@ struct WindowFill {
             }
             guard count >= 6 else { ready[i] = 1; continue }
             smoothCost /= count
+            // A neighbourhood the smooth value already explains has nothing for a copy to add.
+            guard smoothCost > 300 else { ready[i] = 1; continue }
             for (ox, oy) in offsets {
                 let sx = x + ox, sy = y + oy
                 guard sx >= 2, sx < ww - 2, sy >= 2, sy < wh - 2, ready[sy * ww + sx] != 0 else { continue }
@@ -771,7 +773,7 @@ struct WindowFill {
             }
             // Copy only where the copy explains the neighbourhood much better than a smooth
             // value can: that is structure the smooth fill would blur.
-            if bestCost < 0.25 * smoothCost, smoothCost > 300 {
+            if bestCost < 0.25 * smoothCost {
                 img[i] = bestValue
                 out[Int(slot[i])] = bestValue
                 copied += 1
