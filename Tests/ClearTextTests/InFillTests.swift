@@ -192,7 +192,7 @@ private extension PixelRect {
         let clean = Bitmap<RGBA8>(width: 200, height: 160, pixels: (0..<(200 * 160)).map { i in
             let x = i % 200, y = i / 200
             if y >= 100 && y < 103 { return RGBA8(r: 20, g: 20, b: 25) }   // the outline
-            return (x / 6 + y / 6) % 2 == 0 ? RGBA8(r: 60, g: 140, b: 60) : RGBA8(r: 240, g: 230, b: 200)
+            return x / 6 % 2 == 0 && y / 6 % 2 == 0 ? RGBA8(r: 60, g: 140, b: 60) : RGBA8(r: 240, g: 230, b: 200)
         })
         var ink = Bitmap<UInt8>(width: 200, height: 160, fill: 0)
         for x in stride(from: 54, to: 140, by: 14) { ink.fill(PixelRect(x: x, y: 56, width: 5, height: 34), with: 255) }
