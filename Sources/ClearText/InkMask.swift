@@ -188,7 +188,7 @@ public enum InkMask {
         // letterpress ink varies too much in density for a colour test.
         let busy = borderSpread(page: page, box: box) > parameters.busyBorder
         if parameters.inkColourTolerance > 0, busy { keepInkColoured(&mask, departure: departure, page: page, rect: rx, tolerance: parameters.inkColourTolerance) }
-        if parameters.mixTolerance > 0 {
+        if parameters.mixTolerance > 0, busy {
             let background = backgroundColour(page: page, work: work, half: half, polarity: polarity)
             keepInkMixes(&mask, departure: departure, page: page, rect: rx, work: work, background: background, tolerance: parameters.mixTolerance)
         }
