@@ -235,16 +235,49 @@ struct Grouper {
         if n < 4 { conf *= 0.8 }
         // Vertical chains are what hatching, bark and shading make most often; they need more.
         var floor = horizontal ? parameters.minimumConfidence : parameters.minimumVerticalConfidence
-        if level == 4 || level == 16 { floor = max(floor, parameters.minimumDeepConfidence) }
+        let rect = kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }
+        if level == 4 || level == 16 {
+            // Deep ink's low contrast floor is what lets art in, but on a flat ground (sky,
+            // paper, a wash) there is no art to let in: pale or coloured type on a sky keeps
+            // the ordinary floor there.
+            let flat = horizontal && backgroundSpread(rect) <= parameters.flatBackgroundSpread
+            floor = max(floor, flat ? parameters.minimumConfidence : parameters.minimumDeepConfidence)
+        }
+        // The faint reading exists for pale type on a sky; anywhere else it is the drawing's.
+        if level == 32 && backgroundSpread(rect) > parameters.flatBackgroundSpread { return nil }
         if level >= 8 {
             floor = max(floor, parameters.minimumLineArtConfidence)
             if units < parameters.minimumLineArtGlyphs { return nil }
         }
         guard conf >= floor else { return nil }
-        let rect = kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }
         let gray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(n)
         return BlockCandidate(rect: rect, orientation: orientation, polarity: polarity, confidence: min(1, conf),
                               componentCount: n, inkGray: gray, level: level, size: median(kept.map(\.thickness)))
+    }
+}
+
+extension Grouper {
+    /// Standard deviation of the working grey over the pixels of `r` (grown by a quarter of its
+    /// height) that are not ink in this polarity at any level: near 0 on a sky or paper, large
+    /// over a drawing.
+    func backgroundSpread(_ r: Rect) -> Double {
+        guard let m = work.masks[polarity] else { return .infinity }
+        let w = work.width, h = work.height
+        let pad = 0.25 * r.height
+        let x0 = max(0, Int(r.minX - pad)), x1 = min(w - 1, Int(r.maxX + pad))
+        let y0 = max(0, Int(r.minY - pad)), y1 = min(h - 1, Int(r.maxY + pad))
+        guard x1 > x0, y1 > y0 else { return .infinity }
+        var n = 0.0, sum = 0.0, sq = 0.0
+        for y in y0...y1 {
+            let row = y * w
+            for x in x0...x1 where m[row + x] == 0 {
+                let v = Double(work.gray[row + x])
+                n += 1; sum += v; sq += v * v
+            }
+        }
+        guard n > 0 else { return .infinity }
+        let mean = sum / n
+        return max(0, sq / n - mean * mean).squareRoot()
     }
 }
 

@@ -131,6 +131,14 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var minimumLineArtConfidence: Double = 0.8
     /// …and at least this many characters: loose pieces of a drawing rarely line up in long runs.
     public var minimumLineArtGlyphs: Double = 16
+    /// A horizontal deep-ink block whose surroundings (non-ink working pixels) vary by at most
+    /// this many grey levels (standard deviation) lies on a flat ground and needs only
+    /// `minimumConfidence`; 0 turns this off.
+    public var flatBackgroundSpread: Double = 11
+    /// A third, "faint" reading at this contrast, whose blocks count only on a flat ground
+    /// (`flatBackgroundSpread`): pale or coloured type on a sky, whose grey differs from the sky's
+    /// by less than `minimumContrast`. 0 turns it off.
+    public var faintContrast: Int = 40
     /// The same for vertical blocks.
     public var minimumVerticalConfidence: Double = 0.62
 
@@ -166,6 +174,8 @@ extension AnalysisParameters {
         case "minimumDeepConfidence": minimumDeepConfidence = value
         case "minimumLineArtConfidence": minimumLineArtConfidence = value
         case "minimumLineArtGlyphs": minimumLineArtGlyphs = value
+        case "flatBackgroundSpread": flatBackgroundSpread = value
+        case "faintContrast": faintContrast = Int(value)
         default: return false
         }
         return true

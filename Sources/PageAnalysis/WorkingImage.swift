@@ -85,7 +85,8 @@ final class WorkingImage: @unchecked Sendable {
         var light = [UInt8](repeating: 0, count: w * h)
         let contrast = parameters.minimumContrast
         let strong = max(contrast, parameters.strongContrast)
-        let floor = parameters.deepInkContrast
+        let faint = parameters.faintContrast > 0 ? max(parameters.deepInkContrast, parameters.faintContrast) : 256
+        let floor = min(parameters.deepInkContrast, faint)
         let deep = Int(parameters.deepInkRatio * 100)
         gray.withUnsafeBufferPointer { g in
             integral.withUnsafeBufferPointer { ii in
@@ -108,10 +109,12 @@ final class WorkingImage: @unchecked Sendable {
                                         if v < s - contrast * n { d |= 1 }
                                         if v < s - strong * n { d |= 2 }
                                         if v * 100 <= s * deep { d |= 4 }
+                                        if v < s - faint * n { d |= 32 }
                                     } else if v > s + floor * n {
                                         if v > s + contrast * n { l |= 1 }
                                         if v > s + strong * n { l |= 2 }
                                         if (255 * n - v) * 100 <= (255 * n - s) * deep { l |= 4 }
+                                        if v > s + faint * n { l |= 32 }
                                     }
                                     dk[y * w + x] = d
                                     lt[y * w + x] = l
