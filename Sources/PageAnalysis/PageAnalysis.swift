@@ -109,6 +109,10 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var erodedReading: Bool = false
     /// Also group both readings with long thin drawn lines removed (see `removeLineArt`).
     public var lineArtReading: Bool = true
+    /// Only for dark ink: light type set over a drawing is rare in picture books (light text
+    /// sits on dark flats — night skies, dark panels — which the other readings find), and the
+    /// two readings cost as much as all the others.
+    public var lineArtDarkOnly: Bool = true
     /// A run of ink at least this fraction of the working page height along a row or column…
     public var lineArtLength: Double = 0.06
     /// …while at most this many working pixels wide the other way, is a drawn line.
@@ -159,6 +163,7 @@ extension AnalysisParameters {
         case "erodedReading": erodedReading = value != 0
         case "growLines": growLines = value != 0
         case "lineArtReading": lineArtReading = value != 0
+        case "lineArtDarkOnly": lineArtDarkOnly = value != 0
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "lineArtLength": lineArtLength = value
         case "lineArtWidth": lineArtWidth = Int(value)

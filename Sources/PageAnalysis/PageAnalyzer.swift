@@ -37,7 +37,7 @@ public struct PageAnalyzer: Sendable {
         var readings: [(DetectedPolarity, UInt8, Bool)] = []
         for polarity in DetectedPolarity.allCases {
             var levels: [UInt8] = p.strongContrast > p.minimumContrast ? [1, 2, 4] : [1, 4]
-            if p.lineArtReading { levels += [8, 16] }
+            if p.lineArtReading && (polarity == .darkOnLight || !p.lineArtDarkOnly) { levels += [8, 16] }
             if p.faintContrast > 0 { levels.append(32) }
             readings += levels.map { (polarity, $0, false) }
             if p.erodedReading { readings.append((polarity, 1, true)) }

@@ -127,7 +127,7 @@ final class WorkingImage: @unchecked Sendable {
         }
         if parameters.lineArtReading {
             removeLineArt(&dark)
-            removeLineArt(&light)
+            if !parameters.lineArtDarkOnly { removeLineArt(&light) }
         }
         masks[.darkOnLight] = dark
         masks[.lightOnDark] = light
