@@ -1,6 +1,6 @@
 # Picturebook — the two commands a newcomer needs:
 #   make demo   install what is missing, build, and run Picturebook on the sample books in Books/
-#   make test   install what is missing and run every test
+#   make test   install what is missing and run every test (Swift, then the reader in headless Chromium)
 SWIFT ?= swift
 CONFIG ?= release
 BIN = .build/$(CONFIG)/picturebook
@@ -16,9 +16,11 @@ build: setup
 demo: build
 	@Tools/demo.sh $(BIN)
 
-test: setup
+test:
+	@Tools/setup.sh --browser
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@Tools/test-browser.sh
 
 # Long peer comparisons; not part of CI.
 bench:

@@ -33,9 +33,12 @@ let package = Package(
         .library(name: "Layout", targets: ["Layout"]),
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
+        .library(name: "Preparation", targets: ["Preparation"]),
+        .library(name: "Reader", targets: ["Reader"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         systemLibrary("CPNG", pkgConfig: "libpng16", apt: "libpng-dev"),
@@ -75,11 +78,25 @@ let package = Package(
             name: "Thumbnails",
             dependencies: ["Layout", "Raster", "Codecs", "BookModel", "FileIO", "Geometry", "Typesetting"],
             swiftSettings: swiftSettings),
+        // Per-page preparation shared by the CLI and the reader: clearing, popout crops, resized JPEGs.
+        .target(
+            name: "Preparation",
+            dependencies: ["BookModel", "Codecs", "FileIO", "Raster", "Geometry", "PageAnalysis", "ClearText"],
+            swiftSettings: swiftSettings),
+        // The web reader's HTTP server (`picturebook serve`); Web/ holds the browser app.
+        .target(
+            name: "Reader",
+            dependencies: [
+                "Preparation", "BookModel", "Codecs", "FileIO", "Raster", "Geometry", "Layout", "Typesetting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Web")],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails",
+                "Layout", "Render", "Thumbnails", "Preparation", "Reader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -110,5 +127,12 @@ let package = Package(
             dependencies: ["PageAnalysis", "Generator", "Raster", "Geometry", "BookModel", "Codecs", "picturebook"],
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ReaderTests",
+            dependencies: [
+                "Reader", "Preparation", "BookModel", "Codecs", "Raster", "FileIO",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: the whole pipeline on the sample books, on copies under .build/demo so Books/ stays
-# as shipped. Called by the Makefile with the built binary.
+# as shipped. Called by the Makefile with the built binary. Ends by serving the prepared books to a
+# browser (foreground, Ctrl-C stops it); DEMO_NO_SERVE=1 stops after the pipeline instead.
+# DEMO_PORT picks the port (default 8080; 0 = any free port).
 set -euo pipefail
 bin=${1:-.build/release/picturebook}
 cd "$(dirname "$0")/.."
@@ -24,9 +26,15 @@ done
 
 cat <<EOT
 
-Done. Look at:
+Prepared. Look at:
   $out/books/<book>/clear/      pages with their printed text removed
   $out/books/<book>/popout/     magnified text blocks
   $out/screens/<book>/          a landscape ClearText spread on a phone (2556×1179)
   $out/thumbs/                  page thumbnails, overview grids and the library grid
 EOT
+
+if [ "${DEMO_NO_SERVE:-}" = "1" ]; then exit 0; fi
+echo
+echo "Starting the reader on $out/books (Ctrl-C to stop). Open the URL below in a browser;"
+echo "in the browser's device toolbar a phone size shows the phone layout."
+exec "$bin" serve "$out/books" --port "${DEMO_PORT:-8080}" --cache "$out/cache"

@@ -8,6 +8,7 @@
 #   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
 set -euo pipefail
 
+browser=0
 packages=(
   pkg-config
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
@@ -16,8 +17,8 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc) ;;
-    --browser) packages+=(chromium chromium-driver) ;;
+    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl) ;;
+    --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
     *) echo "setup.sh: unknown option '$arg' (expected --bench or --browser)" >&2; exit 2 ;;
   esac
 done
@@ -42,4 +43,20 @@ fi
 if ! command -v swift >/dev/null; then
   echo "setup: the Swift toolchain (6.1 or later) is not on PATH; install it from swift.org first" >&2
   exit 1
+fi
+
+# The browser tests' Python side lives in a venv inside .build so it never touches the system Python;
+# a marker file keyed by the requirement list makes the second run instant.
+if ((browser)); then
+  cd "$(dirname "$0")/.."
+  venv=.build/venv-browser
+  reqs="selenium>=4.20 pytest>=8 Pillow>=10"
+  if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
+    echo "setup: creating $venv ($reqs)"
+    mkdir -p .build
+    /usr/bin/python3 -m venv "$venv"
+    # shellcheck disable=SC2086
+    "$venv/bin/pip" install --quiet --disable-pip-version-check $reqs
+    echo "$reqs" >"$venv/.requirements"
+  fi
 fi

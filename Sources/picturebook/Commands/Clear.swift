@@ -6,6 +6,7 @@ import Dispatch
 import FileIO
 import Foundation
 import Geometry
+import Preparation
 import Raster
 
 /// `picturebook clear`: every page with its printed text in-filled away.
@@ -92,39 +93,15 @@ struct Clear: ParsableCommand {
                 return .skipped
             }
             let image = try BookJob.decode(source)
-            let t0 = DispatchTime.now()
-            var mask: Bitmap<UInt8>
-            var maskKind = "estimate"
-            if let maskFile, FileIO.exists(maskFile) {
-                mask = try BookJob.decodeGray(maskFile)
-                maskKind = "file"
-                guard mask.width == image.width, mask.height == image.height else {
-                    throw ClearTextError.maskSizeMismatch(page: source, pageWidth: image.width, pageHeight: image.height, maskWidth: mask.width, maskHeight: mask.height)
-                }
-                // The detector keeps only letter-like components, so it can drop a quotation mark
-                // or the dots of Arabic letters; and a box a librarian drew may hold no detected ink
-                // at all. The box-wise estimate catches those; together they miss the least ink.
-                let estimate = InkMask.estimate(page: image, regions: boxes, parameters: maskParams)
-                mask.pixels.withUnsafeMutableBufferPointer { m in
-                    estimate.pixels.withUnsafeBufferPointer { e in
-                        for i in m.indices where e[i] > m[i] { m[i] = e[i] }
-                    }
-                }
-                maskKind = "file+estimate"
-            } else {
-                mask = InkMask.estimate(page: image, regions: boxes, parameters: maskParams)
-            }
-            let t1 = DispatchTime.now()
-            let fill = infill.fillMask(mask: mask, regions: boxes)
-            let (cleared, reports) = infill.fillMasked(page: image, fill: fill, regions: boxes)
-            let t2 = DispatchTime.now()
+            let result = try PageClearing.clear(
+                page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams)
+            let cleared = result.image, fill = result.fill, reports = result.regions
             try BookJob.writePNG(cleared, to: output)
             if let fillMasks { try BookJob.writePNG(fill, to: fillMasks + "/" + stem + ".png") }
             try BookJob.recordFingerprint(fingerprint, for: output)
-            func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
             statsLines.append(PageStats(
-                image: page.image, width: image.width, height: image.height, boxes: boxes.count, mask: maskKind,
-                maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2),
+                image: page.image, width: image.width, height: image.height, boxes: boxes.count, mask: result.maskKind,
+                maskMilliseconds: result.maskMilliseconds, infillMilliseconds: result.infillMilliseconds,
                 filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
                 methods: reports.map(\.method.rawValue)))
             return .written
@@ -213,10 +190,7 @@ struct BookJob: Sendable {
     static func stem(_ image: String) -> String { BookDirectory.stem(of: image) }
 
     /// Identifies the source file's version: its size and modification time.
-    static func sourceKey(_ path: String) -> String {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
-        return "src=\(size)@\(FileIO.modificationTime(path) ?? -1)"
-    }
+    static func sourceKey(_ path: String) -> String { SourceKey.of(path) }
 
     /// The fingerprint of an output lives beside it in a hidden file, written after the output,
     /// so an interrupted run never leaves a stale output looking current.

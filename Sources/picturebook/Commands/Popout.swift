@@ -4,6 +4,7 @@ import ClearText
 import FileIO
 import Foundation
 import Geometry
+import Preparation
 import Raster
 
 /// `picturebook popout`: each text block cropped from the scan for PopoutText, optionally magnified.
@@ -73,10 +74,8 @@ struct Popout: ParsableCommand {
             let image = try BookJob.decode(source)
             for box in pending {
                 let output = job.outDir + "/\(stem)-\(box.id).png"
-                // The line height comes from the ink, so only a target height needs the mask.
-                let mask = params.targetTextHeight == nil ? nil : InkMask.estimate(page: image, in: box.rect)
-                let crop = try ClearText.Popout.crop(page: image, box: box.rect, mask: mask, parameters: params, name: source, boxID: box.id)
-                try BookJob.writePNG(crop.image, to: output)
+                let crop = try PagePreparation.popout(page: image, box: box.rect, boxID: box.id, source: source, parameters: params)
+                try BookJob.writePNG(crop, to: output)
                 try BookJob.recordFingerprint("\(fingerprintBase) \(key) \(box.rect)", for: output)
             }
             return .written

@@ -1,0 +1,252 @@
+// Page images: the scan as it is, or prepared (resized, cleared, cropped, thumbnailed) on first
+// request and kept in an on-disk cache. A cached file's name is the hash of everything it is made
+// from (the source's size and modification time, the boxes, the parameters), so a changed scan
+// simply misses the cache and nothing stale is ever served.
+
+import BookModel
+import ClearText
+import Codecs
+import Dispatch
+import FileIO
+import Foundation
+import Geometry
+import Preparation
+import Raster
+
+/// A bounded pool for CPU-heavy work, off the event loops: at most `width` jobs run at once on
+/// a concurrent dispatch queue, the rest wait (without holding a thread) in arrival order.
+final class WorkPool: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "picturebook.reader.work", qos: .userInitiated, attributes: .concurrent)
+    private let lock = NSLock()
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    let width: Int
+
+    init(width: Int) { self.width = max(1, width) }
+
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        await acquire()
+        defer { release() }
+        return try await withCheckedThrowingContinuation { c in
+            queue.async { c.resume(with: Result { try work() }) }
+        }
+    }
+
+    private func acquire() async {
+        let admitted: Bool = lock.withLock {
+            if running < width { running += 1; return true }
+            return false
+        }
+        if admitted { return }
+        await withCheckedContinuation { c in
+            let now: Bool = lock.withLock {
+                if running < width { running += 1; return true }
+                waiting.append(c)
+                return false
+            }
+            if now { c.resume() }
+        }
+    }
+
+    private func release() {
+        let next: CheckedContinuation<Void, Never>? = lock.withLock {
+            if waiting.isEmpty { running -= 1; return nil }
+            return waiting.removeFirst()  // the slot passes straight to the next job
+        }
+        next?.resume()
+    }
+}
+
+/// A response body ready to send.
+struct Asset: Sendable {
+    let bytes: [UInt8]
+    let contentType: String
+    let etag: String
+}
+
+/// What a request for a page image names.
+enum AssetRequest: Sendable, Hashable {
+    case scan(width: Int?)
+    case cleared(width: Int?)
+    case thumb(scale: Int)
+    case popout(boxID: String, scale: Double?)
+}
+
+enum AssetError: Error, CustomStringConvertible, Sendable {
+    case notFound(String)
+    case badRequest(String)
+    case failed(String)
+
+    var description: String {
+        switch self {
+        case .notFound(let m), .badRequest(let m), .failed(let m): return m
+        }
+    }
+}
+
+/// Creates each cache file once, however many requests ask for it at the same moment.
+actor Preparations {
+    private var running: [String: Task<Void, any Error>] = [:]
+    /// How many cache files this process has made (tests check that a second request reuses).
+    private(set) var made = 0
+
+    func ensure(_ path: String, pool: WorkPool, make: @escaping @Sendable () throws -> [UInt8]) async throws {
+        if FileIO.exists(path) { return }
+        if let task = running[path] {
+            try await task.value
+            return
+        }
+        let task = Task {
+            try await pool.run {
+                let bytes = try make()
+                try AtomicFile.write(bytes, to: path)
+            }
+        }
+        running[path] = task
+        defer { running[path] = nil }
+        try await task.value
+        made += 1
+    }
+}
+
+struct AssetStore: Sendable {
+    static let widthLadder = [320, 480, 640, 960, 1280, 1600, 2048]
+    /// The 1x thumbnail box (the 2x one is twice this); a double-page scan gets twice the width.
+    static let thumbBox = (width: 160, height: 200)
+    static let version = "reader-assets/1"
+
+    let cacheDirectory: String
+    let containment: Containment
+    let pool: WorkPool
+    let preparations = Preparations()
+
+    /// Reads a file the server is allowed to serve, off the event loop.
+    func read(_ path: String) async throws -> [UInt8] {
+        try await pool.run { try FileIO.read(path) }
+    }
+
+    func asset(_ request: AssetRequest, page n: Int, of book: LoadedBook) async throws -> Asset {
+        guard n >= 1, n <= book.book.pages.count else { throw AssetError.notFound("\(book.id) has no page \(n)") }
+        let page = book.book.pages[n - 1]
+        let source = book.pagePaths[n - 1]
+        let sourceKey = SourceKey.of(source)
+        let folder = cacheDirectory + "/" + Self.safeName(book.id)
+        let label = "\(book.id) page \(n) (\(page.image))"
+
+        switch request {
+        case .scan(let w):
+            let info = try Self.info(source, label: label)
+            let target = w.map { Self.ladderWidth($0, scanWidth: info.orientedWidth) }
+            guard let width = target, !(width == info.orientedWidth && info.format == .jpeg && info.orientation == 1) else {
+                let bytes = try await read(source)
+                return Asset(bytes: bytes, contentType: Self.contentType(info.format), etag: ETag.of(key: "scan \(source) \(sourceKey)"))
+            }
+            return try await cached(folder: folder, key: "scan w=\(width) \(source) \(sourceKey)", ext: "jpg", label: label) {
+                let image = try PagePreparation.fitted(file: source, maxWidth: width, maxHeight: 100_000, fastDecode: false)
+                return try PagePreparation.jpeg(image, quality: 85, name: source)
+            }
+
+        case .thumb(let scale):
+            let wide = page.width > page.height
+            let bw = Self.thumbBox.width * scale * (wide ? 2 : 1), bh = Self.thumbBox.height * scale
+            return try await cached(folder: folder, key: "thumb \(bw)x\(bh) \(source) \(sourceKey)", ext: "jpg", label: label) {
+                let image = try PagePreparation.fitted(file: source, maxWidth: bw, maxHeight: bh)
+                return try PagePreparation.jpeg(image, quality: 85, name: source)
+            }
+
+        case .cleared(let w):
+            guard !page.textBoxes.isEmpty else { throw AssetError.notFound("\(label) has no text boxes, so nothing to clear") }
+            let full = try await clearedFile(book: book, page: page, source: source, sourceKey: sourceKey, folder: folder, label: label)
+            guard let w else {
+                return Asset(bytes: try await read(full.path), contentType: "image/png", etag: ETag.of(key: full.key))
+            }
+            let width = Self.ladderWidth(w, scanWidth: page.width)
+            let fullPath = full.path
+            return try await cached(folder: folder, key: "cleared w=\(width) \(full.key)", ext: "jpg", label: label) {
+                let image = try PagePreparation.fitted(file: fullPath, maxWidth: width, maxHeight: 100_000)
+                return try PagePreparation.jpeg(image, quality: 85, name: fullPath)
+            }
+
+        case .popout(let boxID, let scale):
+            guard let box = page.textBoxes.first(where: { $0.id == boxID }) else {
+                throw AssetError.notFound("\(label) has no text box '\(boxID)'")
+            }
+            var params = PopoutParameters()
+            params.scale = scale
+            do { try params.validate() } catch { throw AssetError.badRequest("scale: \(error)") }
+            let rect = box.rect, fixed = params
+            return try await cached(folder: folder, key: "popout \(boxID) \(rect) \(params) \(source) \(sourceKey)", ext: "png", label: label) {
+                let image = try PagePreparation.decode(source)
+                let crop = try PagePreparation.popout(page: image, box: rect, boxID: boxID, source: source, parameters: fixed)
+                return try PagePreparation.png(crop, name: source)
+            }
+        }
+    }
+
+    /// The full-size cleared page: the book's own `clear/<stem>.png` from `picturebook clear`
+    /// when it is newer than the scan and lies inside the books folder, else one made here.
+    private func clearedFile(
+        book: LoadedBook, page: Page, source: String, sourceKey: String, folder: String, label: String
+    ) async throws -> (path: String, key: String) {
+        let stem = BookDirectory.stem(of: page.image)
+        let own = book.directory + "/clear/" + stem + ".png"
+        if let scanTime = FileIO.modificationTime(source), let t = FileIO.modificationTime(own), t >= scanTime,
+           let inside = containment.inside(own)
+        {
+            return (inside, "own-cleared \(inside) \(SourceKey.of(inside))")
+        }
+        let maskFile = BookDirectory.maskFolder(in: book.directory) + "/" + stem + ".png"
+        let usableMask = containment.inside(maskFile)
+        let maskKey = usableMask.map(SourceKey.of) ?? "none"
+        let boxes = page.textBoxes.map(\.rect)
+        let key = "cleared \(InFillParameters()) \(InkMaskParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.map(\.description).joined(separator: ","))"
+        let path = try await ensure(folder: folder, key: key, ext: "png", label: label) {
+            let image = try PagePreparation.decode(source)
+            let result = try PageClearing.clear(page: image, boxes: boxes, maskFile: usableMask, source: source, infill: InFill())
+            return try PagePreparation.png(result.image, name: source)
+        }
+        return (path, key)
+    }
+
+    private func ensure(folder: String, key: String, ext: String, label: String, make: @escaping @Sendable () throws -> [UInt8]) async throws -> String {
+        let path = folder + "/" + ETag.of(key: Self.version + " " + key).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) + "." + ext
+        do {
+            if !FileIO.isDirectory(folder) { try FileIO.createDirectory(folder) }
+            try await preparations.ensure(path, pool: pool, make: make)
+        } catch let e as AssetError {
+            throw e
+        } catch {
+            throw AssetError.failed("cannot prepare \(label): \(error)")
+        }
+        return path
+    }
+
+    private func cached(folder: String, key: String, ext: String, label: String, make: @escaping @Sendable () throws -> [UInt8]) async throws -> Asset {
+        let path = try await ensure(folder: folder, key: key, ext: ext, label: label, make: make)
+        let bytes: [UInt8]
+        do { bytes = try await read(path) } catch { throw AssetError.failed("cannot read the prepared \(label): \(error)") }
+        return Asset(bytes: bytes, contentType: ext == "png" ? "image/png" : "image/jpeg", etag: ETag.of(key: Self.version + " " + key))
+    }
+
+    static func info(_ path: String, label: String) throws -> ImageInfo {
+        do { return try ImageDecoder.info(file: path) } catch {
+            throw AssetError.failed("cannot read \(label): \(error)")
+        }
+    }
+
+    static func contentType(_ f: ImageFormat) -> String { f == .png ? "image/png" : "image/jpeg" }
+
+    /// The smallest ladder width ≥ `w`, never more than the scan.
+    static func ladderWidth(_ w: Int, scanWidth: Int) -> Int {
+        let step = widthLadder.first { $0 >= w } ?? widthLadder.last!
+        return min(step, scanWidth)
+    }
+
+    /// A book id as a cache folder name: letters, digits, '-' and '_' kept, plus a hash so two
+    /// ids that differ only in other characters do not share a folder.
+    static func safeName(_ id: String) -> String {
+        let kept = String(id.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }.prefix(60))
+        let h = ETag.of(key: id).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).prefix(8)
+        return (kept.isEmpty ? "book" : kept) + "-" + h
+    }
+}

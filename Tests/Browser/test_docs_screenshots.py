@@ -1,0 +1,61 @@
+"""The README's screenshots of the reader, taken with the same harness as the tests.
+
+Skipped unless DOCS_SCREENSHOTS=1:  DOCS_SCREENSHOTS=1 Tools/test-browser.sh -k docs
+Writes Documentation/reader/*.png at phone size (CSS pixels, 256-colour PNG to stay small).
+"""
+import io
+import os
+
+import pytest
+from PIL import Image
+
+from conftest import LANDSCAPE, PORTRAIT, ROOT
+
+OUT = ROOT / "Documentation" / "reader"
+pytestmark = pytest.mark.skipif(os.environ.get("DOCS_SCREENSHOTS") != "1", reason="set DOCS_SCREENSHOTS=1")
+
+
+def save(phone, name, settle=True):
+    if settle:
+        phone.settle()
+    _, png = phone.screenshot("docs-" + name)
+    img = Image.open(io.BytesIO(png)).convert("RGB").resize(phone.size, Image.LANCZOS)
+    OUT.mkdir(parents=True, exist_ok=True)
+    img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.FLOYDSTEINBERG).save(OUT / f"{name}.png", optimize=True)
+
+
+def test_docs_screenshots(phone):
+    phone.open("#/")
+    save(phone, "library")
+    phone.open("#/book/salmas-red-kite")
+    save(phone, "overview")
+    # The zoom frozen half-way: every animation paused at the same moment.
+    phone.tap_el('.thumb[data-page="4"]')
+    phone.wait_js("window.__pb.zoom && window.__pb.zoom.running && document.querySelector('.fx img[data-tapped]')")
+    phone.js("document.getAnimations().forEach(a => a.pause())")
+    phone.wait_js("[...document.querySelectorAll('.fx img')].every(i => i.complete)")
+    phone.js("document.getAnimations().forEach(a => { a.currentTime = 0.45 * a.effect.getComputedTiming().duration; })")
+    save(phone, "zoom", settle=False)
+    phone.js("document.getAnimations().forEach(a => a.play())")
+    phone.wait_ready("reader")
+    phone.wait_js("!document.querySelector('.fx')")
+    save(phone, "page-portrait")
+    phone.tap_el('.screen.current .textbox')
+    phone.wait_js("window.__pb.popout.state === 'open' && document.querySelector('.popout img').complete")
+    save(phone, "popout")
+    phone.tap_el(".popout")
+    phone.wait_js("window.__pb.popout.state === 'closed'")
+    phone.resize(*LANDSCAPE)
+    phone.wait_js("document.querySelector('.stage').dataset.orientation === 'landscape'")
+    phone.wait_ready()
+    save(phone, "spread-landscape")
+    phone.el('[aria-label="ClearText"]').click()
+    phone.wait_ready(timeout=120)
+    save(phone, "cleartext-english")
+    phone.el('[data-lang="ar"]').click()
+    phone.wait_ready()
+    save(phone, "cleartext-arabic")
+    phone.resize(*PORTRAIT)
+    phone.open("#/book/little-horse/page/2")
+    phone.wait_ready(timeout=120)
+    save(phone, "mongolian")
