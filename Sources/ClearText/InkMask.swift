@@ -73,6 +73,14 @@ public enum InkMask {
         return out
     }
 
+    /// Whether `rect` sits over art rather than plain ground: the luma of a 4-px ring around it
+    /// spreads by more than `parameters.busyBorder` levels (the test the estimate's ink-colour
+    /// steps use).
+    public static func isOverArt(page: Bitmap<RGBA8>, in rect: PixelRect, parameters: InkMaskParameters = InkMaskParameters()) -> Bool {
+        guard let r = rect.intersection(page.bounds) else { return false }
+        return borderSpread(page: page, box: r) > parameters.busyBorder
+    }
+
     /// The polarity the estimate would use for `rect`.
     public static func polarity(page: Bitmap<RGBA8>, in rect: PixelRect) -> Polarity {
         guard let r = rect.intersection(page.bounds) else { return .darkOnLight }
