@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ClearText in-fill benchmark: PSNR / MAE inside the truth text boxes (cleared vs. clean
-# background) per placement style, in three modes — truth boxes with the true ink (the in-fill
-# alone), truth boxes with Picturebook's own mask estimate, and Picturebook's own detected boxes
+# background) per placement style, in three modes — truth boxes with the true ink alone (the
+# in-fill by itself), truth boxes with Picturebook's own mask estimate, and Picturebook's own detected boxes
 # and masks (`analyze` then `clear`, the real pipeline) — Picturebook beside OpenCV cv2.inpaint (Telea, NS, radius 3)
 # given the same masks, and in-fill time per page (release, median) with the ratio to OpenCV.
 #
@@ -64,7 +64,7 @@ run_mode() {  # label mode-name mask-source(estimate|oracle|detector) seeds...
         local maskopt=() book=.build/corpus/seed-$s
         if [[ $source == oracle ]]; then
             $VENV/bin/python Tools/bench-infill.py oracle .build/corpus/seed-$s "$work/ink-$s"
-            maskopt=(--mask-dir "$work/ink-$s")
+            maskopt=(--mask-dir "$work/ink-$s" --mask-only)
         elif [[ $source == detector ]]; then
             book=$work/book-$s
             detector_copy "$s" "$book"   # clear then finds the detector's masks in $book/masks
@@ -82,7 +82,7 @@ run_set() {  # label difficulty seeds...
     local label=$1 difficulty=$2
     shift 2
     for s in "$@"; do generate "$s" "$difficulty"; done
-    [[ ${ESTIMATE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink (scan − clean ≥ 40), in-fill alone" oracle "$@"
+    [[ ${ESTIMATE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink alone (scan − clean ≥ 40, no estimate added): the in-fill by itself" oracle "$@"
     [[ ${ORACLE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + own mask estimate (InkMask)" estimate "$@"
     run_mode "$label" "Picturebook's own detected boxes + ink masks (analyze, then clear)" detector "$@"
 }

@@ -277,6 +277,12 @@ struct WindowFill {
         } else if parameters.method == .texture, let synthesized = textureFill(base: values, force: true) {
             values = synthesized
         }
+        if parameters.method == nil, method == .structure || method == .texture, parameters.allowTexture {
+            if let synthesized = offsetFill(base: values) {
+                values = synthesized
+                method = .texture
+            }
+        }
         for (k, i) in holeIndices.enumerated() {
             let p = pageIndex(i)
             let v = values[k]
@@ -612,5 +618,168 @@ struct WindowFill {
             used += 1
         }
         return used > 0 ? out : nil
+    }
+
+    // MARK: per-pixel offsets
+
+    /// Pixel-wise patch copying for busy art. The art's own repeats (a stripe period, a picket
+    /// spacing, a neighbouring stretch of the same outline) give a few candidate offsets; the hole
+    /// is then filled from its border inwards, each pixel copying from the offset whose shifted
+    /// 5×5 neighbourhood best matches the pixels already known or filled around it. A pixel keeps
+    /// the smooth value whenever no copy predicts its neighbourhood clearly better than that
+    /// smooth value does. `nil` when nothing was copied.
+    func offsetFill(base: [SIMD4<Float>]) -> [SIMD4<Float>]? {
+        let ww = window.width, wh = window.height
+        let n = ww * wh
+        // Current image: known pixels, hole pixels start at the smooth fill.
+        var img = [SIMD4<Float>](repeating: .zero, count: n)
+        for i in 0..<n where hole[i] == 0 { img[i] = color(i) }
+        for (k, i) in holeIndices.enumerated() { img[i] = base[k] }
+        // 0 = hole not yet done, 1 = known or done.
+        var ready = [UInt8](repeating: 0, count: n)
+        for i in 0..<n where hole[i] == 0 { ready[i] = 1 }
+        // Candidate offsets: self-similarity of 3×3 patches of known pixels near the hole.
+        var nearHole: [Int] = []
+        do {
+            var seen = [UInt8](repeating: 0, count: n)
+            for i in holeIndices {
+                let y = i / ww, x = i - y * ww
+                for yy in max(1, y - 4)...min(wh - 2, y + 4) where yy >= 1 {
+                    for xx in max(1, x - 4)...min(ww - 2, x + 4) where xx >= 1 {
+                        let j = yy * ww + xx
+                        if seen[j] == 0 && hole[j] == 0 { seen[j] = 1; nearHole.append(j) }
+                    }
+                }
+            }
+        }
+        guard nearHole.count >= 32 else { return nil }
+        let sampleStep = max(1, nearHole.count / 200)
+        let samples = stride(from: 0, to: nearHole.count, by: sampleStep).map { nearHole[$0] }
+        let radius = 20
+        let side = 2 * radius + 1
+        var votes = [Int](repeating: 0, count: side * side)
+        for i in samples {
+            let y = i / ww, x = i - y * ww
+            // Skip flat samples: they match everywhere and vote for nothing.
+            var mean = SIMD4<Float>.zero
+            for dy in -1...1 { for dx in -1...1 { mean += img[(y + dy) * ww + x + dx] } }
+            mean /= 9
+            var v: Float = 0
+            for dy in -1...1 { for dx in -1...1 { let d = img[(y + dy) * ww + x + dx] - mean; v += (d * d).sum() } }
+            guard v > 9 * 150 else { continue }
+            var best: Float = .infinity, bdx = 0, bdy = 0
+            for oy in -radius...radius {
+                let sy = y + oy
+                guard sy >= 1, sy < wh - 1 else { continue }
+                for ox in -radius...radius where abs(ox) > 2 || abs(oy) > 2 {
+                    let sx = x + ox
+                    guard sx >= 1, sx < ww - 1 else { continue }
+                    var e: Float = 0
+                    var ok = true
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            let j = (sy + dy) * ww + sx + dx
+                            if hole[j] != 0 { ok = false; break }
+                            let d = img[(y + dy) * ww + x + dx] - img[j]
+                            e += (d * d).sum()
+                        }
+                        if !ok { break }
+                        if e >= best { break }
+                    }
+                    if ok, e < best { best = e; bdx = ox; bdy = oy }
+                }
+            }
+            if best < .infinity { votes[(bdy + radius) * side + bdx + radius] += 1 }
+        }
+        let ranked = votes.indices.filter { votes[$0] >= 2 }.sorted { votes[$0] > votes[$1] }.prefix(12)
+        guard !ranked.isEmpty else { return nil }
+        let offsets = ranked.map { ($0 % side - radius, $0 / side - radius) }
+        // Onion peel: hole pixels by distance from the known pixels (4-connected BFS).
+        var order: [Int] = []
+        order.reserveCapacity(holeIndices.count)
+        var dist = [Int32](repeating: -1, count: n)
+        var frontier: [Int] = []
+        for i in holeIndices {
+            let y = i / ww, x = i - y * ww
+            if (x > 0 && hole[i - 1] == 0) || (x + 1 < ww && hole[i + 1] == 0) || (y > 0 && hole[i - ww] == 0) || (y + 1 < wh && hole[i + ww] == 0) {
+                dist[i] = 0; frontier.append(i)
+            }
+        }
+        while !frontier.isEmpty {
+            order.append(contentsOf: frontier)
+            var next: [Int] = []
+            for i in frontier {
+                let y = i / ww, x = i - y * ww
+                @inline(__always) func visit(_ j: Int) {
+                    if hole[j] != 0 && dist[j] < 0 { dist[j] = dist[i] + 1; next.append(j) }
+                }
+                if x > 0 { visit(i - 1) }
+                if x + 1 < ww { visit(i + 1) }
+                if y > 0 { visit(i - ww) }
+                if y + 1 < wh { visit(i + ww) }
+            }
+            frontier = next
+        }
+        var slot = [Int32](repeating: -1, count: n)
+        for (k, i) in holeIndices.enumerated() { slot[i] = Int32(k) }
+        var out = base
+        var copied = 0
+        for i in order {
+            let y = i / ww, x = i - y * ww
+            let smooth = img[i]
+            // How well the smooth value fits the ready neighbours' spread is the bar to beat.
+            var bestCost: Float = .infinity
+            var bestValue = smooth
+            var smoothCost: Float = 0
+            var count: Float = 0
+            for dy in -2...2 {
+                let yy = y + dy
+                guard yy >= 0, yy < wh else { continue }
+                for dx in -2...2 where dx != 0 || dy != 0 {
+                    let xx = x + dx
+                    guard xx >= 0, xx < ww else { continue }
+                    let j = yy * ww + xx
+                    guard ready[j] != 0 else { continue }
+                    let d = img[j] - smooth
+                    smoothCost += (d * d).sum()
+                    count += 1
+                }
+            }
+            guard count >= 6 else { ready[i] = 1; continue }
+            smoothCost /= count
+            // A neighbourhood the smooth value already explains has nothing for a copy to add.
+            guard smoothCost > 300 else { ready[i] = 1; continue }
+            for (ox, oy) in offsets {
+                let sx = x + ox, sy = y + oy
+                guard sx >= 2, sx < ww - 2, sy >= 2, sy < wh - 2, ready[sy * ww + sx] != 0 else { continue }
+                var e: Float = 0, c: Float = 0
+                for dy in -2...2 {
+                    let yy = y + dy
+                    guard yy >= 0, yy < wh else { continue }
+                    for dx in -2...2 where dx != 0 || dy != 0 {
+                        let xx = x + dx
+                        guard xx >= 0, xx < ww else { continue }
+                        let j = yy * ww + xx
+                        let s = (sy + dy) * ww + sx + dx
+                        guard ready[j] != 0, ready[s] != 0 else { continue }
+                        let d = img[j] - img[s]
+                        e += (d * d).sum()
+                        c += 1
+                    }
+                }
+                guard c >= 6 else { continue }
+                e /= c
+                if e < bestCost { bestCost = e; bestValue = img[sy * ww + sx] }
+            }
+            // Copy only where the copy explains the neighbourhood much better than a smooth
+            // value can: that is structure the smooth fill would blur.
+            if bestCost < 0.25 * smoothCost {
+                img[i] = bestValue
+                out[Int(slot[i])] = bestValue
+                copied += 1
+            }
+            ready[i] = 1
+        }
+        return copied > 0 ? out : nil
     }
 }

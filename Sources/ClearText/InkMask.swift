@@ -30,10 +30,20 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     /// (standard deviation, levels) — text over art, not on paper.
     public var busyBorder: Double = 15
 
+    /// A pixel of printed text is the ink colour, or a mix of it with the background under it
+    /// (anti-aliasing, scan blur, thin or faded letterpress). Candidates further than this (sum of
+    /// channel differences) from the line between the two colours are art of another colour.
+    /// 0 turns the test off.
+    public var mixTolerance: Int = 36
+    /// Over busy art, candidate marks that reach further than this beyond the grown box are art
+    /// running behind the text (outlines, rails, lines) and are dropped with everything joined
+    /// to them. 0 turns the test off.
+    public var artReach: Int = 6
+
     public init() {}
 
     public var description: String {
-        "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe) colour=\(inkColourTolerance)@\(busyBorder)"
+        "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe) colour=\(inkColourTolerance)@\(busyBorder) mix=\(mixTolerance) reach=\(artReach)"
     }
 }
 
@@ -61,6 +71,14 @@ public enum InkMask {
             }
         }
         return out
+    }
+
+    /// Whether `rect` sits over art rather than plain ground: the luma of a 4-px ring around it
+    /// spreads by more than `parameters.busyBorder` levels (the test the estimate's ink-colour
+    /// steps use).
+    public static func isOverArt(page: Bitmap<RGBA8>, in rect: PixelRect, parameters: InkMaskParameters = InkMaskParameters()) -> Bool {
+        guard let r = rect.intersection(page.bounds) else { return false }
+        return borderSpread(page: page, box: r) > parameters.busyBorder
     }
 
     /// The polarity the estimate would use for `rect`.
@@ -142,7 +160,12 @@ public enum InkMask {
         let half = k / 2
         // Work area: the grown box plus the morphology window's reach, so the closing near the
         // edges sees real background.
-        guard let work = r.expanded(by: half).intersection(page.bounds) else { return nil }
+        // Candidates are found a little beyond the box too: a mark that runs on well outside the
+        // box (an outline, a rail, a clothesline) is art, not part of the block's text.
+        let reachOut = parameters.artReach
+        guard let rx = r.expanded(by: reachOut > 0 ? reachOut + 2 : 0).intersection(page.bounds),
+            let work = rx.expanded(by: half).intersection(page.bounds)
+        else { return nil }
         let ww = work.width, wh = work.height
         var luma = [UInt8](repeating: 0, count: ww * wh)
         page.pixels.withUnsafeBufferPointer { p in
@@ -154,25 +177,63 @@ public enum InkMask {
         // Inverting light ink turns both polarities into "dark ink on lighter ground".
         if polarity == .lightOnDark { for i in luma.indices { luma[i] = 255 - luma[i] } }
         let closed = erode(dilate(luma, ww, wh, half), ww, wh, half)
-        let rw = r.width, rh = r.height
-        var departure = [UInt8](repeating: 0, count: rw * rh)
+        let xw = rx.width, xh = rx.height
+        var departure = [UInt8](repeating: 0, count: xw * xh)
         var hist = [Int](repeating: 0, count: 256)
-        for y in 0..<rh {
-            for x in 0..<rw {
-                let j = (y + r.minY - work.minY) * ww + x + r.minX - work.minX
+        for y in 0..<xh {
+            for x in 0..<xw {
+                let j = (y + rx.minY - work.minY) * ww + x + rx.minX - work.minX
                 let d = UInt8(max(0, Int(closed[j]) - Int(luma[j])))
-                departure[y * rw + x] = d
-                hist[Int(d)] += 1
+                departure[y * xw + x] = d
+                if r.contains(x: x + rx.minX, y: y + rx.minY) { hist[Int(d)] += 1 }
             }
         }
         let otsu = Double(otsuThreshold(hist))
         let threshold = max(parameters.minimumContrast, otsu * parameters.fringe)
-        var mask = [UInt8](repeating: 0, count: rw * rh)
+        var mask = [UInt8](repeating: 0, count: xw * xh)
         for i in mask.indices where Double(departure[i]) >= threshold { mask[i] = 255 }
         // Only over busy art: on plain paper every dark mark in the box is print, and old
         // letterpress ink varies too much in density for a colour test.
-        if parameters.inkColourTolerance > 0, borderSpread(page: page, box: box) > parameters.busyBorder { keepInkColoured(&mask, departure: departure, page: page, rect: r, tolerance: parameters.inkColourTolerance) }
-        return Local(rect: r, mask: mask)
+        let busy = borderSpread(page: page, box: box) > parameters.busyBorder
+        if parameters.inkColourTolerance > 0, busy { keepInkColoured(&mask, departure: departure, page: page, rect: rx, tolerance: parameters.inkColourTolerance) }
+        if parameters.mixTolerance > 0, busy {
+            let background = backgroundColour(page: page, work: work, half: half, polarity: polarity)
+            keepInkMixes(&mask, departure: departure, page: page, rect: rx, work: work, background: background, tolerance: parameters.mixTolerance)
+        }
+        if reachOut > 0, busy {
+            dropReachingOut(&mask, rect: rx, inner: r.expanded(by: reachOut))
+        }
+        var cropped = [UInt8](repeating: 0, count: r.width * r.height)
+        for y in 0..<r.height {
+            for x in 0..<r.width { cropped[y * r.width + x] = mask[(y + r.minY - rx.minY) * xw + x + r.minX - rx.minX] }
+        }
+        return Local(rect: r, mask: cropped)
+    }
+
+    /// Clears every 8-connected mask component that has a pixel outside `inner`: text stays
+    /// inside its box, the art's lines run on.
+    static func dropReachingOut(_ mask: inout [UInt8], rect: PixelRect, inner: PixelRect) {
+        let w = rect.width, h = rect.height
+        var label = [Int32](repeating: -1, count: w * h)
+        var stack: [Int] = [], pixels: [Int] = []
+        for start in mask.indices where mask[start] != 0 && label[start] < 0 {
+            label[start] = 0
+            stack.append(start)
+            pixels.removeAll(keepingCapacity: true)
+            var out = false
+            while let i = stack.popLast() {
+                pixels.append(i)
+                let y = i / w, x = i - y * w
+                if !inner.contains(x: x + rect.minX, y: y + rect.minY) { out = true }
+                for yy in max(0, y - 1)...min(h - 1, y + 1) {
+                    for xx in max(0, x - 1)...min(w - 1, x + 1) {
+                        let j = yy * w + xx
+                        if mask[j] != 0 && label[j] < 0 { label[j] = 0; stack.append(j) }
+                    }
+                }
+            }
+            if out { for i in pixels { mask[i] = 0 } }
+        }
     }
 
     /// Drops candidates that are not the block's ink colour — dark outlines, stripes and hatching
@@ -194,6 +255,54 @@ public enum InkMask {
         }
         let grown = dilate(core, rw, rh, 3)
         for i in candidates where grown[i] == 0 { mask[i] = 0 }
+    }
+
+    /// The background colour under the text, per channel: a closing (dark ink) or opening (light
+    /// ink) wider than a stroke, over the work area.
+    static func backgroundColour(page: Bitmap<RGBA8>, work: PixelRect, half: Int, polarity: Polarity) -> [[UInt8]] {
+        let ww = work.width, wh = work.height
+        var channels = [[UInt8]](repeating: [UInt8](repeating: 0, count: ww * wh), count: 3)
+        page.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<wh {
+                let row = (work.minY + y) * page.width + work.minX
+                for x in 0..<ww {
+                    let v = p[row + x]
+                    channels[0][y * ww + x] = v.r
+                    channels[1][y * ww + x] = v.g
+                    channels[2][y * ww + x] = v.b
+                }
+            }
+        }
+        return channels.map { c in
+            polarity == .darkOnLight ? erode(dilate(c, ww, wh, half), ww, wh, half) : dilate(erode(c, ww, wh, half), ww, wh, half)
+        }
+    }
+
+    /// Keeps the candidates whose colour lies near the line from the local background to the
+    /// block's ink colour (the median of the strongest departures): ink, its anti-aliased edge and
+    /// lighter strokes. Outlines, stripes and grass of another colour drop out.
+    static func keepInkMixes(_ mask: inout [UInt8], departure: [UInt8], page: Bitmap<RGBA8>, rect r: PixelRect, work: PixelRect, background: [[UInt8]], tolerance: Int) {
+        let rw = r.width
+        let candidates = mask.indices.filter { mask[$0] != 0 }
+        guard candidates.count >= 16 else { return }
+        let strongest = candidates.sorted { departure[$0] > departure[$1] }.prefix(max(8, candidates.count / 4))
+        func pixel(_ i: Int) -> RGBA8 { page.pixels[(r.minY + i / rw) * page.width + r.minX + i % rw] }
+        func median(_ values: [UInt8]) -> Float { Float(values.sorted()[values.count / 2]) }
+        let ink = SIMD3<Float>(median(strongest.map { pixel($0).r }), median(strongest.map { pixel($0).g }), median(strongest.map { pixel($0).b }))
+        let tol = Float(tolerance)
+        for i in candidates {
+            let y = i / rw, x = i - y * rw
+            let j = (y + r.minY - work.minY) * work.width + x + r.minX - work.minX
+            let b = SIMD3<Float>(Float(background[0][j]), Float(background[1][j]), Float(background[2][j]))
+            let q = pixel(i)
+            let p = SIMD3<Float>(Float(q.r), Float(q.g), Float(q.b))
+            let e = ink - b
+            let ee = (e * e).sum()
+            guard ee > 1 else { continue }
+            let a = max(0, min(1.2, ((p - b) * e).sum() / ee))
+            let d = p - (b + a * e)
+            if abs(d.x) + abs(d.y) + abs(d.z) > tol { mask[i] = 0 }
+        }
     }
 
     /// Otsu's threshold on a 256-bin histogram.

@@ -155,6 +155,7 @@ struct Grouper {
         let horizontal = orientation == .horizontal
         var kept: [Line] = []
         var along: [Double] = []
+        var candidates: [Line] = []
         var thin = 0, withHoles = 0, unaligned = 0
         var units = 0.0
         var fillSum = 0.0
@@ -177,6 +178,27 @@ struct Grouper {
             // A row of identical shapes — pickets, bricks, stripes, bunting — however ring-like.
             if members.count >= 4 && coefficientOfVariation(members.map { horizontal ? g[$0].width : g[$0].height }) < parameters.regularityLimit
                 && coefficientOfVariation(members.map { horizontal ? g[$0].height : g[$0].width }) < parameters.regularityLimit { continue }
+            var line = l
+            line.members = members
+            line.rect = members.dropFirst().reduce(rectOf(g[members[0]])) { $0.union(rectOf(g[$1])) }
+            candidates.append(line)
+        }
+        // Over a drawing, a paragraph's lines pick up neighbouring "lines" of the picture — two
+        // or three picket tips, a rail and a post — which stretch its box over the art. A line
+        // that short, without a single enclosed counter, next to a line that is clearly text,
+        // is left out of the block (the art it stands for stays outside the box).
+        if parameters.pruneWeakLines && candidates.count >= 2 {
+            func strong(_ l: Line) -> Bool { l.members.count >= 4 || l.members.contains { g[$0].holes > 0 } }
+            if candidates.contains(where: { strong($0) && $0.members.count >= 6 }) {
+                candidates.removeAll { l in
+                    guard !strong(l) else { return false }
+                    unaligned += l.members.count
+                    return true
+                }
+            }
+        }
+        for l in candidates {
+            let members = l.members
             for i in members {
                 let c = g[i]
                 along.append(horizontal ? c.width : c.height)
@@ -188,10 +210,7 @@ struct Grouper {
                 if c.holes > 0 { withHoles += 1 }
                 fillSum += c.fill
             }
-            var line = l
-            line.members = members
-            line.rect = members.dropFirst().reduce(rectOf(g[members[0]])) { $0.union(rectOf(g[$1])) }
-            kept.append(line)
+            kept.append(l)
         }
         let n = kept.reduce(0) { $0 + $1.members.count }
         guard n >= 2 else { return nil }
@@ -216,12 +235,49 @@ struct Grouper {
         if n < 4 { conf *= 0.8 }
         // Vertical chains are what hatching, bark and shading make most often; they need more.
         var floor = horizontal ? parameters.minimumConfidence : parameters.minimumVerticalConfidence
-        if level == 4 { floor = max(floor, parameters.minimumDeepConfidence) }
-        guard conf >= floor else { return nil }
         let rect = kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }
+        if level == 4 || level == 16 {
+            // Deep ink's low contrast floor is what lets art in, but on a flat ground (sky,
+            // paper, a wash) there is no art to let in: pale or coloured type on a sky keeps
+            // the ordinary floor there.
+            let flat = horizontal && backgroundSpread(rect) <= parameters.flatBackgroundSpread
+            floor = max(floor, flat ? parameters.minimumConfidence : parameters.minimumDeepConfidence)
+        }
+        // The faint reading exists for pale type on a sky; anywhere else it is the drawing's.
+        if level == 32 && backgroundSpread(rect) > parameters.flatBackgroundSpread { return nil }
+        if level >= 8 {
+            floor = max(floor, parameters.minimumLineArtConfidence)
+            if units < parameters.minimumLineArtGlyphs { return nil }
+        }
+        guard conf >= floor else { return nil }
         let gray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(n)
         return BlockCandidate(rect: rect, orientation: orientation, polarity: polarity, confidence: min(1, conf),
                               componentCount: n, inkGray: gray, level: level, size: median(kept.map(\.thickness)))
+    }
+}
+
+extension Grouper {
+    /// Standard deviation of the working grey over the pixels of `r` (grown by a quarter of its
+    /// height) that are not ink in this polarity at any level: near 0 on a sky or paper, large
+    /// over a drawing.
+    func backgroundSpread(_ r: Rect) -> Double {
+        guard let m = work.masks[polarity] else { return .infinity }
+        let w = work.width, h = work.height
+        let pad = 0.25 * r.height
+        let x0 = max(0, Int(r.minX - pad)), x1 = min(w - 1, Int(r.maxX + pad))
+        let y0 = max(0, Int(r.minY - pad)), y1 = min(h - 1, Int(r.maxY + pad))
+        guard x1 > x0, y1 > y0 else { return .infinity }
+        var n = 0.0, sum = 0.0, sq = 0.0
+        for y in y0...y1 {
+            let row = y * w
+            for x in x0...x1 where m[row + x] == 0 {
+                let v = Double(work.gray[row + x])
+                n += 1; sum += v; sq += v * v
+            }
+        }
+        guard n > 0 else { return .infinity }
+        let mean = sum / n
+        return max(0, sq / n - mean * mean).squareRoot()
     }
 }
 

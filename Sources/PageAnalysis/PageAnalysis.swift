@@ -107,6 +107,18 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// Also group the mask eroded by one pixel (glyph cores grown back), which frees bold
     /// type from outlines it touches; off by default (it costs a third more time).
     public var erodedReading: Bool = false
+    /// Also group both readings with long thin drawn lines removed (see `removeLineArt`).
+    public var lineArtReading: Bool = true
+    /// Only for dark ink: light type set over a drawing is rare in picture books (light text
+    /// sits on dark flats — night skies, dark panels — which the other readings find), and the
+    /// two readings cost as much as all the others.
+    public var lineArtDarkOnly: Bool = true
+    /// A run of ink at least this fraction of the working page height along a row or column…
+    public var lineArtLength: Double = 0.06
+    /// …while at most this many working pixels wide the other way, is a drawn line.
+    public var lineArtWidth: Int = 3
+    /// Leave short hole-free lines out of a block that has a clear line of text (see `score`).
+    public var pruneWeakLines: Bool = false
     /// Grow one-line blocks sideways through their own band (see `extendLine`).
     public var growLines: Bool = true
     /// In a line of four or more, a glyph taller (across the line) than this many times the
@@ -118,6 +130,19 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var minimumConfidence: Double = 0.62
     /// The floor for blocks found only in the deep-ink reading, whose contrast floor is lower.
     public var minimumDeepConfidence: Double = 0.9
+    /// The floor for blocks found only once line art is removed: taking the outlines out of a
+    /// drawing also leaves pieces of it loose.
+    public var minimumLineArtConfidence: Double = 0.8
+    /// …and at least this many characters: loose pieces of a drawing rarely line up in long runs.
+    public var minimumLineArtGlyphs: Double = 16
+    /// A horizontal deep-ink block whose surroundings (non-ink working pixels) vary by at most
+    /// this many grey levels (standard deviation) lies on a flat ground and needs only
+    /// `minimumConfidence`; 0 turns this off.
+    public var flatBackgroundSpread: Double = 11
+    /// A third, "faint" reading at this contrast, whose blocks count only on a flat ground
+    /// (`flatBackgroundSpread`): pale or coloured type on a sky, whose grey differs from the sky's
+    /// by less than `minimumContrast`. 0 turns it off.
+    public var faintContrast: Int = 40
     /// The same for vertical blocks.
     public var minimumVerticalConfidence: Double = 0.62
 
@@ -137,6 +162,11 @@ extension AnalysisParameters {
         case "strongContrast": strongContrast = Int(value)
         case "erodedReading": erodedReading = value != 0
         case "growLines": growLines = value != 0
+        case "lineArtReading": lineArtReading = value != 0
+        case "lineArtDarkOnly": lineArtDarkOnly = value != 0
+        case "pruneWeakLines": pruneWeakLines = value != 0
+        case "lineArtLength": lineArtLength = value
+        case "lineArtWidth": lineArtWidth = Int(value)
         case "tallGlyphLimit": tallGlyphLimit = value
         case "minimumCharacterSize": minimumCharacterSize = Int(value)
         case "maximumCharacterFraction": maximumCharacterFraction = value
@@ -147,6 +177,10 @@ extension AnalysisParameters {
         case "minimumConfidence": minimumConfidence = value
         case "minimumVerticalConfidence": minimumVerticalConfidence = value
         case "minimumDeepConfidence": minimumDeepConfidence = value
+        case "minimumLineArtConfidence": minimumLineArtConfidence = value
+        case "minimumLineArtGlyphs": minimumLineArtGlyphs = value
+        case "flatBackgroundSpread": flatBackgroundSpread = value
+        case "faintContrast": faintContrast = Int(value)
         default: return false
         }
         return true

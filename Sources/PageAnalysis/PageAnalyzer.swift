@@ -34,17 +34,26 @@ public struct PageAnalyzer: Sendable {
         // Reduce from 1.4× the working height up: below that the detail lost costs more than the time saved.
         let f = max(1, Int(Double(page.height) / Double(max(1, p.workingHeight)) + 0.6))
         let work = WorkingImage(page: page, factor: f, parameters: p)
-        var found: [BlockCandidate] = []
+        var readings: [(DetectedPolarity, UInt8, Bool)] = []
         for polarity in DetectedPolarity.allCases {
-            for level in (p.strongContrast > p.minimumContrast ? [1, 2, 4] : [1, 4]) as [Int] {
-                let comps = work.candidates(polarity: polarity, level: UInt8(level))
-                found += Grouper(work: work, parameters: p, polarity: polarity, level: UInt8(level)).blocks(from: comps)
-            }
-            if p.erodedReading {
-                let comps = work.candidates(polarity: polarity, level: 1, eroded: true)
-                found += Grouper(work: work, parameters: p, polarity: polarity, level: 1).blocks(from: comps)
+            var levels: [UInt8] = p.strongContrast > p.minimumContrast ? [1, 2, 4] : [1, 4]
+            if p.lineArtReading && (polarity == .darkOnLight || !p.lineArtDarkOnly) { levels += [8, 16] }
+            if p.faintContrast > 0 { levels.append(32) }
+            readings += levels.map { (polarity, $0, false) }
+            if p.erodedReading { readings.append((polarity, 1, true)) }
+        }
+        // Each reading is labelled and grouped on its own, so they share the cores.
+        let rs = readings
+        var perReading = [[BlockCandidate]](repeating: [], count: rs.count)
+        perReading.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: rs.count) { i in
+                let (polarity, level, eroded) = rs[i]
+                let comps = work.candidates(polarity: polarity, level: level, eroded: eroded)
+                out[i] = Grouper(work: work, parameters: p, polarity: polarity, level: level).blocks(from: comps)
             }
         }
+        var found = perReading.flatMap { $0 }
         found = suppressOverlaps(found)
         if p.growLines { found = found.map { work.extendLine($0) } }
         found = mergeFragments(found)

@@ -85,7 +85,8 @@ final class WorkingImage: @unchecked Sendable {
         var light = [UInt8](repeating: 0, count: w * h)
         let contrast = parameters.minimumContrast
         let strong = max(contrast, parameters.strongContrast)
-        let floor = parameters.deepInkContrast
+        let faint = parameters.faintContrast > 0 ? max(parameters.deepInkContrast, parameters.faintContrast) : 256
+        let floor = min(parameters.deepInkContrast, faint)
         let deep = Int(parameters.deepInkRatio * 100)
         gray.withUnsafeBufferPointer { g in
             integral.withUnsafeBufferPointer { ii in
@@ -108,10 +109,12 @@ final class WorkingImage: @unchecked Sendable {
                                         if v < s - contrast * n { d |= 1 }
                                         if v < s - strong * n { d |= 2 }
                                         if v * 100 <= s * deep { d |= 4 }
+                                        if v < s - faint * n { d |= 32 }
                                     } else if v > s + floor * n {
                                         if v > s + contrast * n { l |= 1 }
                                         if v > s + strong * n { l |= 2 }
                                         if (255 * n - v) * 100 <= (255 * n - s) * deep { l |= 4 }
+                                        if v > s + faint * n { l |= 32 }
                                     }
                                     dk[y * w + x] = d
                                     lt[y * w + x] = l
@@ -122,8 +125,66 @@ final class WorkingImage: @unchecked Sendable {
                 }
             }
         }
+        if parameters.lineArtReading {
+            removeLineArt(&dark)
+            if !parameters.lineArtDarkOnly { removeLineArt(&light) }
+        }
         masks[.darkOnLight] = dark
         masks[.lightOnDark] = light
+    }
+
+    /// Adds bits 8 (contrast) and 16 (deep ink) to `m`: the same readings without line art.
+    /// Text over a drawing touches the drawing's outlines — pickets, rails, trunks, roof
+    /// edges — and fuses with them into components no glyph test accepts. Those outlines are
+    /// long and thin: a pixel whose run of ink along a row or column is much longer than any
+    /// glyph stroke while its run the other way is a stroke or two wide belongs to a drawn
+    /// line, not a letter. Inside a letter the crossing outline meets wide ink and is kept,
+    /// which leaves it within the letter's box. Mongolian stems and Arabic baselines are long
+    /// and thin too, so this is a reading of its own that competes with the others rather
+    /// than a clean-up of them.
+    private func removeLineArt(_ m: inout [UInt8]) {
+        let w = width, h = height
+        let long = max(12, Int(parameters.lineArtLength * Double(h)))
+        let thin = parameters.lineArtWidth
+        var hrun = [UInt16](repeating: 0, count: w * h), vrun = [UInt16](repeating: 0, count: w * h)
+        m.withUnsafeBufferPointer { mb in
+            hrun.withUnsafeMutableBufferPointer { hr in
+                let hr = hr
+                concurrentRows(h) { rows in
+                    for y in rows {
+                        let r = y * w
+                        var x = 0
+                        while x < w {
+                            if mb[r + x] & 5 == 0 { x += 1; continue }
+                            let s = x
+                            while x < w && mb[r + x] & 5 != 0 { x += 1 }
+                            let len = UInt16(min(x - s, 65535))
+                            for i in s..<x { hr[r + i] = len }
+                        }
+                    }
+                }
+            }
+            vrun.withUnsafeMutableBufferPointer { vr in
+                let vr = vr
+                concurrentRows(w) { cols in
+                    for x in cols {
+                        var y = 0
+                        while y < h {
+                            if mb[y * w + x] & 5 == 0 { y += 1; continue }
+                            let s = y
+                            while y < h && mb[y * w + x] & 5 != 0 { y += 1 }
+                            let len = UInt16(min(y - s, 65535))
+                            for i in s..<y { vr[i * w + x] = len }
+                        }
+                    }
+                }
+            }
+        }
+        for i in 0..<(w * h) where m[i] & 5 != 0 {
+            let a = Int(hrun[i]), b = Int(vrun[i])
+            let lineArt = (a >= long && b <= thin) || (b >= long && a <= thin)
+            if !lineArt { m[i] |= (m[i] & 1 != 0 ? 8 : 0) | (m[i] & 4 != 0 ? 16 : 0) }
+        }
     }
 
     /// 3×3 erosion of the pixels at or above `level`, as a 0/1 mask.

@@ -26,48 +26,139 @@ public struct ClearedPage: Sendable {
     /// 255 where pixels were replaced.
     public var fill: Bitmap<UInt8>
     public var regions: [RegionReport]
-    /// "estimate", or "file+estimate" when a mask file was used.
+    /// "estimate", "file+estimate" when a mask file was used, or "file" when it was used alone.
     public var maskKind: String
     public var maskMilliseconds: Double
     public var infillMilliseconds: Double
 }
 
 public enum PageClearing {
-    /// Clears `boxes` on `page`. The ink is the union of `maskFile` (a gray PNG the size of the
-    /// page, when it exists) and the box-wise estimate: the detector that writes mask files keeps
-    /// only letter-like components and can drop quotation marks or Arabic dots, and a box a
-    /// librarian drew may hold no detected ink at all.
+    /// How far beyond a box the estimate may find ink that continues the mask file's ink: a
+    /// detected block is often clipped through a descender or the last letter of a line, and the
+    /// clipped part would stay on the page.
+    public static let reach = 12
+    /// How close to the mask file's ink an estimated pixel must lie to be taken over busy art,
+    /// where the estimate also picks up outlines: the fringe the file's threshold left out.
+    public static let fringe = 3
+
+    /// Clears `boxes` on `page`.
+    ///
+    /// Without a mask file the ink is the box-wise estimate (`InkMask`). With one (a gray PNG the
+    /// size of the page, non-zero on ink, as `analyze` writes it), the file is trusted and the
+    /// estimate only adds ink the file missed where it is surely ink:
+    /// * in a box the file barely covers (under a tenth of the estimate's ink there): a box a
+    ///   librarian drew, or text the detector kept no ink for, gets the whole estimate;
+    /// * within ``fringe`` px of the file's ink: the anti-aliased edge and blur halo;
+    /// * on plain ground (not ``InkMask/isOverArt(page:in:parameters:)``), every estimated mark
+    ///   joined to the file's ink, up to ``reach`` px beyond the box: clipped glyphs and the
+    ///   faint parts of strokes. Over art such a mark is as often an outline touching a letter,
+    ///   so it is not taken there.
+    /// With `fileOnly` the mask file is used alone (to score the in-fill by itself).
     public static func clear(
         page image: Bitmap<RGBA8>, boxes: [PixelRect], maskFile: String?, source: String,
-        infill: InFill, maskParameters: InkMaskParameters = InkMaskParameters()
+        infill: InFill, maskParameters: InkMaskParameters = InkMaskParameters(), fileOnly: Bool = false
     ) throws -> ClearedPage {
         let t0 = DispatchTime.now()
         var mask: Bitmap<UInt8>
         var maskKind = "estimate"
+        var regions = boxes
         if let maskFile, FileIO.exists(maskFile) {
-            mask = try ImageDecoder.decodeGray(file: maskFile)
-            guard mask.width == image.width, mask.height == image.height else {
+            let file = try ImageDecoder.decodeGray(file: maskFile)
+            guard file.width == image.width, file.height == image.height else {
                 throw ClearTextError.maskSizeMismatch(
-                    page: source, pageWidth: image.width, pageHeight: image.height, maskWidth: mask.width, maskHeight: mask.height)
+                    page: source, pageWidth: image.width, pageHeight: image.height, maskWidth: file.width, maskHeight: file.height)
             }
-            let estimate = InkMask.estimate(page: image, regions: boxes, parameters: maskParameters)
-            mask.pixels.withUnsafeMutableBufferPointer { m in
-                estimate.pixels.withUnsafeBufferPointer { e in
-                    for i in m.indices where e[i] > m[i] { m[i] = e[i] }
-                }
+            if fileOnly {
+                mask = file
+                maskKind = "file"
+            } else {
+                regions = boxes.map { $0.expanded(by: reach).intersection(image.bounds) ?? $0 }
+                mask = merged(file: file, page: image, boxes: boxes, grown: regions, parameters: maskParameters)
+                maskKind = "file+estimate"
             }
-            maskKind = "file+estimate"
         } else {
             mask = InkMask.estimate(page: image, regions: boxes, parameters: maskParameters)
         }
         let t1 = DispatchTime.now()
-        let fill = infill.fillMask(mask: mask, regions: boxes)
-        let (cleared, reports) = infill.fillMasked(page: image, fill: fill, regions: boxes)
+        let fill = infill.fillMask(mask: mask, regions: regions)
+        let (cleared, reports) = infill.fillMasked(page: image, fill: fill, regions: regions)
         let t2 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
             image: cleared, fill: fill, regions: reports, maskKind: maskKind,
             maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2))
+    }
+
+    /// The mask file plus the estimate's ink it missed, by the rules of ``clear(page:boxes:maskFile:source:infill:maskParameters:fileOnly:)``.
+    static func merged(
+        file: Bitmap<UInt8>, page: Bitmap<RGBA8>, boxes: [PixelRect], grown: [PixelRect], parameters: InkMaskParameters
+    ) -> Bitmap<UInt8> {
+        let estimate = InkMask.estimate(page: page, regions: grown, parameters: parameters)
+        var out = file
+        let w = page.width
+        for (box, area) in zip(boxes, grown) {
+            guard let box = box.intersection(page.bounds) else { continue }
+            let aw = area.width, ah = area.height
+            var f = [UInt8](repeating: 0, count: aw * ah), e = f
+            var fileInBox = 0, estimateInBox = 0
+            for y in 0..<ah {
+                for x in 0..<aw {
+                    let i = (area.minY + y) * w + area.minX + x
+                    f[y * aw + x] = file.pixels[i] != 0 ? 1 : 0
+                    e[y * aw + x] = estimate.pixels[i] != 0 ? 1 : 0
+                    if box.contains(x: area.minX + x, y: area.minY + y) {
+                        fileInBox += Int(f[y * aw + x]); estimateInBox += Int(e[y * aw + x])
+                    }
+                }
+            }
+            var take = [UInt8](repeating: 0, count: aw * ah)
+            if fileInBox * 10 < estimateInBox {
+                for y in max(0, box.minY - area.minY)..<min(ah, box.maxY - area.minY) {
+                    for x in max(0, box.minX - area.minX)..<min(aw, box.maxX - area.minX) where e[y * aw + x] != 0 { take[y * aw + x] = 1 }
+                }
+            } else {
+                let near = dilated(f, width: aw, height: ah, by: fringe)
+                for i in take.indices where e[i] != 0 && near[i] != 0 { take[i] = 1 }
+                if !InkMask.isOverArt(page: page, in: box, parameters: parameters) {
+                    // Flood the estimate's marks from every estimated pixel touching file ink.
+                    let touching = dilated(f, width: aw, height: ah, by: 1)
+                    var stack: [Int] = []
+                    for i in take.indices where e[i] != 0 && touching[i] != 0 { take[i] = 2; stack.append(i) }
+                    while let i = stack.popLast() {
+                        let x = i % aw, y = i / aw
+                        for dy in -1...1 {
+                            for dx in -1...1 {
+                                let nx = x + dx, ny = y + dy
+                                guard nx >= 0, ny >= 0, nx < aw, ny < ah else { continue }
+                                let j = ny * aw + nx
+                                if e[j] != 0 && take[j] != 2 { take[j] = 2; stack.append(j) }
+                            }
+                        }
+                    }
+                }
+            }
+            for y in 0..<ah {
+                for x in 0..<aw where take[y * aw + x] != 0 { out.pixels[(area.minY + y) * w + area.minX + x] = 255 }
+            }
+        }
+        return out
+    }
+
+    /// A 0/1 mask grown by `r` px (square neighbourhood), separably.
+    static func dilated(_ m: [UInt8], width w: Int, height h: Int, by r: Int) -> [UInt8] {
+        var rows = [UInt8](repeating: 0, count: m.count)
+        for y in 0..<h {
+            for x in 0..<w where m[y * w + x] != 0 {
+                for xx in max(0, x - r)...min(w - 1, x + r) { rows[y * w + xx] = 1 }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: m.count)
+        for y in 0..<h {
+            for x in 0..<w where rows[y * w + x] != 0 {
+                for yy in max(0, y - r)...min(h - 1, y + r) { out[yy * w + x] = 1 }
+            }
+        }
+        return out
     }
 }
 

@@ -184,4 +184,38 @@ private extension PixelRect {
         #expect(missed == 0)
         #expect(stripes == 0)
     }
+
+    /// A black outline that runs through the box and on beyond it, over busy art, is art even
+    /// though it is the ink's colour: text stays inside its box.
+    @Test func outlineRunningThroughTheBoxIsNotInk() {
+        let box = PixelRect(x: 50, y: 50, width: 100, height: 60)
+        let clean = Bitmap<RGBA8>(width: 200, height: 160, pixels: (0..<(200 * 160)).map { i in
+            let x = i % 200, y = i / 200
+            if y >= 100 && y < 103 { return RGBA8(r: 20, g: 20, b: 25) }   // the outline
+            return x / 6 % 2 == 0 && y / 6 % 2 == 0 ? RGBA8(r: 60, g: 140, b: 60) : RGBA8(r: 240, g: 230, b: 200)
+        })
+        var ink = Bitmap<UInt8>(width: 200, height: 160, fill: 0)
+        for x in stride(from: 54, to: 140, by: 14) { ink.fill(PixelRect(x: x, y: 56, width: 5, height: 34), with: 255) }
+        var page = clean
+        for i in page.pixels.indices where ink.pixels[i] != 0 { page.pixels[i] = RGBA8(r: 15, g: 15, b: 20) }
+        let estimate = InkMask.estimate(page: page, in: box)
+        var missed = 0, outline = 0
+        for y in 0..<160 {
+            for x in 0..<200 {
+                if ink[x, y] != 0 && estimate[x, y] == 0 { missed += 1 }
+                if (100..<103).contains(y) && estimate[x, y] != 0 { outline += 1 }
+            }
+        }
+        #expect(missed == 0)
+        #expect(outline == 0)
+    }
+
+    /// Stripes behind the text come back in phase, far closer than a smooth fill would get.
+    @Test func stripesBehindTextAreCopiedInPhase() throws {
+        let s = scene { _, y in y / 5 % 2 == 0 ? RGBA8(r: 200, g: 40, b: 40) : RGBA8(r: 245, g: 238, b: 220) }
+        let (out, reports) = try InFill().clearReporting(page: s.page, mask: s.mask, regions: [s.box])
+        #expect(reports.map(\.method) == [.texture])
+        let d = ImageComparison.difference(out, s.clean, in: s.box)
+        #expect(d.psnr > 30, "PSNR \(d.psnr)")
+    }
 }

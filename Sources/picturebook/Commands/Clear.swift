@@ -35,6 +35,9 @@ struct Clear: ParsableCommand {
     @Option(help: "Folder of ink masks named after the pages (<stem>.png), default BOOK_DIR/masks as written by `picturebook analyze`; boxes with no ink in the mask (e.g. drawn by a librarian) get an estimate.", completion: .directory)
     var maskDir: String?
 
+    @Flag(help: "Use the mask files alone, without the box estimate for ink they miss (to score the in-fill by itself).")
+    var maskOnly = false
+
     @Option(help: "Also write the pixels that were replaced (255) as <stem>.png into this folder.", completion: .directory)
     var fillMasks: String?
 
@@ -77,9 +80,9 @@ struct Clear: ParsableCommand {
         let maskParams = InkMaskParameters()
         let defaultMasks = BookDirectory.maskFolder(in: book)
         let maskDir = self.maskDir ?? (FileIO.isDirectory(defaultMasks) ? defaultMasks : nil)
-        let fillMasks = self.fillMasks, force = self.force
+        let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
-        let fingerprintBase = "clear/2 \(params) mask=\(maskDir ?? "estimate") \(maskParams)"
+        let fingerprintBase = "clear/2 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
@@ -94,7 +97,7 @@ struct Clear: ParsableCommand {
             }
             let image = try BookJob.decode(source)
             let result = try PageClearing.clear(
-                page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams)
+                page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly)
             let cleared = result.image, fill = result.fill, reports = result.regions
             try BookJob.writePNG(cleared, to: output)
             if let fillMasks { try BookJob.writePNG(fill, to: fillMasks + "/" + stem + ".png") }
