@@ -1,6 +1,7 @@
 // A small JSON writer: the API's documents have a fixed key order and explicit nulls
 // (`"cleared": null`), which Foundation's Codable encoding does not give.
 
+import BookModel
 import Geometry
 
 enum JSON: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
@@ -42,7 +43,7 @@ enum JSON: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 
     func write(into out: inout [UInt8]) {
         switch self {
-        case .string(let s): JSON.writeString(s, into: &out)
+        case .string(let s): out += JSONWriter.quoted(s)
         case .int(let i): out += Array(String(i).utf8)
         case .number(let d):
             guard d.isFinite else { out += Array("null".utf8); return }
@@ -62,29 +63,11 @@ enum JSON: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
             out.append(UInt8(ascii: "{"))
             for (i, (k, v)) in pairs.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(k, into: &out)
+                out += JSONWriter.quoted(k)
                 out.append(UInt8(ascii: ":"))
                 v.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
-    }
-
-    static func writeString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8) + [hex[Int(b >> 4)], hex[Int(b & 15)]]
-            default: out.append(b)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }
