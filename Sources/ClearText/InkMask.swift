@@ -234,7 +234,7 @@ public enum InkMask {
         // Only the core itself: the in-fill's dilation already takes the anti-aliased edge, and
         // every pixel grown beyond the core over art is as likely an outline beside a letter.
         if let c = core {
-            for i in mask.indices where c[i] == 0 { mask[i] = 0 }
+            keepCoreAndItsCrumbs(&mask, core: c, width: xw, height: xh)
         }
         if parameters.mixTolerance > 0, busy {
             let background = backgroundColour(page: page, work: work, half: half, polarity: polarity)
@@ -270,6 +270,36 @@ public enum InkMask {
                 }
             }
             if out { for i in pixels { mask[i] = 0 } }
+        }
+    }
+
+    /// Keeps the core, and the small candidate marks of another colour that touch it: hairlines,
+    /// serif tips and dots that blur lightened out of the ink's cluster. A long mark beside the
+    /// core (an outline running along a letter) is not a crumb and goes.
+    static func keepCoreAndItsCrumbs(_ mask: inout [UInt8], core: [UInt8], width w: Int, height h: Int) {
+        let crumb = 40
+        var label = [Int32](repeating: -1, count: w * h)
+        var stack: [Int] = [], pixels: [Int] = []
+        for start in mask.indices where mask[start] != 0 && core[start] == 0 && label[start] < 0 {
+            label[start] = 0
+            stack.append(start)
+            pixels.removeAll(keepingCapacity: true)
+            var touches = false
+            while let i = stack.popLast() {
+                pixels.append(i)
+                let y = i / w, x = i - y * w
+                for yy in max(0, y - 1)...min(h - 1, y + 1) {
+                    for xx in max(0, x - 1)...min(w - 1, x + 1) {
+                        let j = yy * w + xx
+                        if core[j] != 0 { touches = true } else if mask[j] != 0 && label[j] < 0 {
+                            label[j] = 0
+                            stack.append(j)
+                        }
+                    }
+                }
+            }
+            let keep = touches && pixels.count <= crumb
+            if !keep { for i in pixels { mask[i] = 0 } }
         }
     }
 
