@@ -14,7 +14,10 @@ splits the squared error inside the truth boxes (cleared vs. clean) by pixel cla
                textured     7×7 luma spread of the clean page > 18 (stripes, hatching, grass)
                flat         the rest
 
-    Tools/diag-infill.py .build/bench-infill/standard-oracle [--style overArt] [--top 10]
+    Tools/diag-infill.py .build/bench-infill/standard-oracle [--style overArt|all|…] [--top 10]
+
+The corpus sets are read from $CORPUS/seed-<seed> (default .build/corpus), so a work directory
+made from a subset of pages can be scored against a matching subset corpus.
 """
 import argparse
 import glob
