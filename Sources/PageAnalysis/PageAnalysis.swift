@@ -121,6 +121,29 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var pruneWeakLines: Bool = false
     /// Grow one-line blocks sideways through their own band (see `extendLine`).
     public var growLines: Bool = true
+    /// Grow lines through the reading of their contrast without line art (rails fused with
+    /// the words otherwise stop the growth).
+    public var growWithoutLineArt: Bool = true
+    /// Let bars that lie inside the band (l, i, t) extend a growing line.
+    public var growThroughBars: Bool = true
+    /// Grow one-column vertical blocks the same way, down and up their column.
+    public var growColumns: Bool = true
+    /// A vertical chain of only two glyphs is kept when they are this many character sizes long
+    /// together (two long Mongolian words); shorter ones are stems and posts.
+    public var minimumTwoGlyphColumnUnits: Double = 5
+    /// Add the short last columns beside vertical blocks (see `addShortColumns`).
+    public var shortColumns: Bool = true
+    /// A line's box reaches at most this many times its median glyph extent beyond the glyphs'
+    /// median top and bottom (ascenders, descenders); 0 leaves it the union of its glyphs.
+    public var glyphOvershoot: Double = 0.6
+    /// Shrink each block to the lines that match its strongest line (see `trimToText`): glyph
+    /// sizes within this ratio…
+    public var trimBlocks: Bool = true
+    public var trimSizeRatio: Double = 1.6
+    /// …mean grey within this many levels…
+    public var trimGrayDifference: Double = 15
+    /// …and stroke widths within this ratio (+0.2 px).
+    public var trimStrokeRatio: Double = 1.25
     /// In a line of four or more, a glyph taller (across the line) than this many times the
     /// line's median glyph size is dropped from it.
     public var tallGlyphLimit: Double = 1.5
@@ -162,6 +185,16 @@ extension AnalysisParameters {
         case "strongContrast": strongContrast = Int(value)
         case "erodedReading": erodedReading = value != 0
         case "growLines": growLines = value != 0
+        case "growColumns": growColumns = value != 0
+        case "growThroughBars": growThroughBars = value != 0
+        case "growWithoutLineArt": growWithoutLineArt = value != 0
+        case "trimBlocks": trimBlocks = value != 0
+        case "glyphOvershoot": glyphOvershoot = value
+        case "shortColumns": shortColumns = value != 0
+        case "minimumTwoGlyphColumnUnits": minimumTwoGlyphColumnUnits = value
+        case "trimSizeRatio": trimSizeRatio = value
+        case "trimGrayDifference": trimGrayDifference = value
+        case "trimStrokeRatio": trimStrokeRatio = value
         case "lineArtReading": lineArtReading = value != 0
         case "lineArtDarkOnly": lineArtDarkOnly = value != 0
         case "pruneWeakLines": pruneWeakLines = value != 0

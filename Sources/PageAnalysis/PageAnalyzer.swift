@@ -10,6 +10,7 @@
 //   7. roles (page numbers) and reading order.
 
 import Dispatch
+import Foundation
 import Geometry
 public import Raster
 
@@ -54,9 +55,23 @@ public struct PageAnalyzer: Sendable {
             }
         }
         var found = perReading.flatMap { $0 }
+        debugDump("readings", found, f)
         found = suppressOverlaps(found)
+        debugDump("suppressed", found, f)
         if p.growLines { found = found.map { work.extendLine($0) } }
+        if p.shortColumns { found = found.map { work.addShortColumns($0) } }
+        debugDump("extended", found, f)
         found = mergeFragments(found)
+        debugDump("merged", found, f)
+        if p.trimBlocks {
+            // A block cut back to one line may be a line whose other words were fused with the
+            // art it sits on; growing it through its band recovers them.
+            found = found.map { b in
+                let t = trimToText(b)
+                return p.growLines && t.rect != b.rect ? work.extendLine(t) : t
+            }
+        }
+        debugDump("trimmed", found, f)
 
         var blocks: [DetectedBlock] = []
         for b in found {
@@ -110,8 +125,38 @@ public struct PageAnalyzer: Sendable {
                 b.confidence = max(b.confidence, blocks[i].confidence)
             }
             b.componentCount = m.reduce(0) { $0 + blocks[$1].componentCount }
+            b.lines = m.flatMap { blocks[$0].lines }
             return b
         }
+    }
+
+    /// Over a drawing, a block's lines include "lines" of the picture — picket tips, bunting,
+    /// a row of grass clumps — that joined it because they lie a line's distance away and are
+    /// about the same size and grey. They differ from the text in what is measured line by
+    /// line: glyph size, grey, stroke width, and they rarely have enclosed counters. The block
+    /// keeps the lines that match its strongest line and shrinks to them; the confidence and
+    /// glyph count stay what they were, so this never costs a block its place.
+    func trimToText(_ b: BlockCandidate) -> BlockCandidate {
+        guard b.lines.count >= 2 else { return b }
+        func evidence(_ l: LineSummary) -> Double { Double(l.glyphs) * (1 + Double(l.holed) / Double(max(1, l.glyphs))) }
+        // Printed type is solid ink, so its lines are the darkest (lightest, for light ink) of
+        // the block; drawn outlines come out paler at the working resolution. The reference is
+        // the best-evidenced line among those as inky as the inkiest.
+        let inkiest = b.polarity == .darkOnLight ? b.lines.map(\.gray).min() ?? 0 : b.lines.map(\.gray).max() ?? 255
+        guard let ref = b.lines.filter({ abs($0.gray - inkiest) <= parameters.trimGrayDifference })
+            .max(by: { evidence($0) < evidence($1) }) else { return b }
+        let kept = b.lines.filter { l in
+            max(l.thickness, ref.thickness) <= parameters.trimSizeRatio * min(l.thickness, ref.thickness)
+                && abs(l.gray - ref.gray) <= parameters.trimGrayDifference
+                && max(l.stroke, ref.stroke) <= parameters.trimStrokeRatio * min(l.stroke, ref.stroke) + 0.2
+        }
+        guard let first = kept.first else { return b }
+        let rect = kept.dropFirst().reduce(first.rect) { $0.union($1.rect) }
+        guard let clipped = rect.intersection(b.rect), clipped.area < b.rect.area else { return b }
+        var out = b
+        out.rect = clipped
+        out.lines = kept
+        return out
     }
 
     private func assignRoles(_ blocks: [DetectedBlock], pageWidth: Int, pageHeight: Int) -> [DetectedBlock] {
@@ -168,5 +213,38 @@ struct BlockCandidate {
     var level: UInt8
     /// Median glyph size across the lines (height for horizontal text, width for vertical).
     var size: Double
+    /// The lines the block was built from (after `score` dropped what did not sit on them).
+    var lines: [LineSummary] = []
     var strength: Double { confidence * Double(componentCount).squareRoot() * rect.area.squareRoot() }
 }
+
+/// What trimming a block needs to know about one of its lines, in working pixels.
+struct LineSummary {
+    var rect: Rect
+    /// Median glyph size across the line.
+    var thickness: Double
+    /// Mean working grey of its glyphs.
+    var gray: Double
+    /// Median stroke width of its glyphs.
+    var stroke: Double
+    var glyphs: Int
+    /// Glyphs with at least one enclosed counter.
+    var holed: Int
+}
+
+// DEBUG (temporary)
+func debugDump(_ stage: String, _ blocks: [BlockCandidate], _ f: Int) {
+    guard ProcessInfo.processInfo.environment["PB_ANALYSIS_DEBUG"] != nil else { return }
+    func r(_ x: Rect) -> String { "(\(Int(x.minX) * f),\(Int(x.minY) * f) \(Int(x.width) * f)x\(Int(x.height) * f))" }
+    var s = "== \(stage)\n"
+    for b in blocks {
+        s += "  blk L\(b.level) \(b.polarity == .darkOnLight ? "dark" : "light") \(b.orientation == .horizontal ? "H" : "V") conf \(String(format: "%.2f", b.confidence)) n \(b.componentCount) gray \(Int(b.inkGray)) size \(String(format: "%.1f", b.size)) \(r(b.rect))\n"
+        for l in b.lines {
+            s += "     line \(r(l.rect)) t \(String(format: "%.1f", l.thickness)) gray \(Int(l.gray)) sw \(String(format: "%.1f", l.stroke)) n \(l.glyphs) holed \(l.holed)\n"
+        }
+    }
+    FileHandle.standardError.write(Data(s.utf8))
+}
+
+let debugOn = ProcessInfo.processInfo.environment["PB_ANALYSIS_DEBUG"] != nil
+func debugPrint(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
