@@ -433,8 +433,9 @@ final class WorkingImage: @unchecked Sendable {
                     let cw = Double(c.width), ch = Double(c.height)
                     // Pieces cut by the region's sides belong to whatever lies beyond it.
                     if c.minX == 0 || Int(c.maxX) == rw - 1 || c.minY == 0 { continue }
-                    guard cw >= 0.5 * t, cw <= 1.6 * t, ch >= 0.4 * t, ch <= 6 * t, c.area >= 8 else { continue }
-                    guard min(cw, ch) >= (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1) else { continue }
+                    // CJK characters come apart into radicals, so pieces may be narrower than
+                    // the column; the column they add up to must not.
+                    guard cw >= 0.2 * t, cw <= 1.6 * t, ch >= 0.2 * t, ch <= 6 * t, c.area >= 8, min(cw, ch) >= 3 else { continue }
                     guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
                     pieces.append(Rect(x: Double(Int(c.minX) + x0), y: Double(Int(c.minY) + y0), width: cw, height: ch))
                 }
@@ -443,11 +444,11 @@ final class WorkingImage: @unchecked Sendable {
                 var column = top
                 for p in pieces.dropFirst() {
                     let overlap = min(p.maxX, column.maxX) - max(p.minX, column.minX)
-                    guard overlap >= 0.5 * min(p.width, column.width), p.minY - column.maxY <= 1.2 * t else { continue }
+                    guard overlap >= -0.3 * t, p.minY - column.maxY <= 1.2 * t, column.union(p).width <= 1.6 * t else { continue }
                     column = column.union(p)
                 }
                 let gap = side < 0 ? rect.minX - column.maxX : column.minX - rect.maxX
-                guard gap <= parameters.lineGap * t, column.width <= 1.6 * t else { continue }
+                guard gap <= parameters.lineGap * t, column.width >= 0.5 * t, column.height >= 0.6 * t else { continue }
                 rect = rect.union(column)
                 added.append(LineSummary(rect: column, thickness: column.width, gray: b.inkGray, stroke: b.lines.first?.stroke ?? 1, glyphs: 1, holed: 1))
                 grew = true
