@@ -126,6 +126,8 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var growWithoutLineArt: Bool = true
     /// Let bars that lie inside the band (l, i, t) extend a growing line.
     public var growThroughBars: Bool = true
+    /// Also grow each line of a block of several (see `extendEachLine`).
+    public var growEachLine: Bool = true
     /// Grow one-column vertical blocks the same way, down and up their column.
     public var growColumns: Bool = true
     /// A vertical chain of only two glyphs is kept when they are this many character sizes long
@@ -136,6 +138,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// A line's box reaches at most this many times its median glyph extent beyond the glyphs'
     /// median top and bottom (ascenders, descenders); 0 leaves it the union of its glyphs.
     public var glyphOvershoot: Double = 0.6
+    /// A horizontal block whose glyphs' median stroke width is below this fraction of their
+    /// median size is outline drawing, not type (0 turns the test off).
+    public var minimumStrokeToSize: Double = 0.075
     /// Shrink each block to the lines that match its strongest line (see `trimToText`): glyph
     /// sizes within this ratio…
     public var trimBlocks: Bool = true
@@ -186,9 +191,11 @@ extension AnalysisParameters {
         case "erodedReading": erodedReading = value != 0
         case "growLines": growLines = value != 0
         case "growColumns": growColumns = value != 0
+        case "growEachLine": growEachLine = value != 0
         case "growThroughBars": growThroughBars = value != 0
         case "growWithoutLineArt": growWithoutLineArt = value != 0
         case "trimBlocks": trimBlocks = value != 0
+        case "minimumStrokeToSize": minimumStrokeToSize = value
         case "glyphOvershoot": glyphOvershoot = value
         case "shortColumns": shortColumns = value != 0
         case "minimumTwoGlyphColumnUnits": minimumTwoGlyphColumnUnits = value

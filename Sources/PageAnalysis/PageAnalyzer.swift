@@ -71,6 +71,8 @@ public struct PageAnalyzer: Sendable {
                 return p.growLines && t.rect != b.rect ? work.extendLine(t) : t
             }
         }
+        if p.growEachLine { found = found.map { work.extendEachLine($0) } }
+        debugDump("lines grown", found, f)
         debugDump("trimmed", found, f)
 
         var blocks: [DetectedBlock] = []
@@ -248,3 +250,4 @@ func debugDump(_ stage: String, _ blocks: [BlockCandidate], _ f: Int) {
 
 let debugOn = ProcessInfo.processInfo.environment["PB_ANALYSIS_DEBUG"] != nil
 func debugPrint(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+let debugRegion: [Double]? = ProcessInfo.processInfo.environment["PB_DEBUG_REGION"].map { $0.split(separator: ",").compactMap { Double($0) } }

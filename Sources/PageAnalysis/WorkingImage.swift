@@ -399,6 +399,23 @@ final class WorkingImage: @unchecked Sendable {
         return out
     }
 
+    /// `extendLine` for each line of a block of several: over a drawing the words of any line,
+    /// not just a lone one, can be fused with the art beside them.
+    func extendEachLine(_ b: BlockCandidate) -> BlockCandidate {
+        guard b.lines.count >= 2 else { return b }
+        var out = b
+        for i in b.lines.indices {
+            var one = b
+            one.rect = b.lines[i].rect
+            one.size = b.lines[i].thickness
+            one.lines = [b.lines[i]]
+            let grown = extendLine(one)
+            out.lines[i].rect = grown.rect
+            out.rect = out.rect.union(grown.rect)
+        }
+        return out
+    }
+
     /// Adds the short columns beside a vertical block. Vertical text is set in top-aligned
     /// columns, and the last one is often a word or two — one glyph, or two with a full stop
     /// too small to count — which no chain of glyphs finds on its own. Beside a found column, a
