@@ -254,9 +254,11 @@ struct Grouper {
         if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return nil }   // evenly repeated shapes
         if meanFill < 0.2 && holeFrac < 0.1 { return nil }            // hatching strokes
         if alignFrac < 0.4 { return nil }
-        // Two stacked blobs are a stem or a post — unless they are long words, as Mongolian's
-        // are, whose length in character sizes is evidence of several characters.
-        if !horizontal && n < 3 && units < parameters.minimumTwoGlyphColumnUnits { return nil }
+        // Two stacked blobs are a stem or a post; side by side, pairs like that are a fence's
+        // pickets between its rails: a column needs three glyphs of its own. And vertical type
+        // is never tiny: columns a few pixels wide are gaps between pickets and blades of grass.
+        if !horizontal && (kept.map(\.members.count).max() ?? 0) < 3 { return nil }
+        if !horizontal && median(kept.map(\.thickness)) < parameters.minimumVerticalCharacterFraction * Double(work.height) { return nil }
 
         let nScore = min(1, units / 10)
         let holeScore = min(1, holeFrac / 0.25)

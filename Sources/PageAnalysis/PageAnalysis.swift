@@ -130,9 +130,8 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var growEachLine: Bool = true
     /// Grow one-column vertical blocks the same way, down and up their column.
     public var growColumns: Bool = true
-    /// A vertical chain of only two glyphs is kept when they are this many character sizes long
-    /// together (two long Mongolian words); shorter ones are stems and posts.
-    public var minimumTwoGlyphColumnUnits: Double = 5
+    /// Vertical blocks need glyphs at least this fraction of the working page height wide.
+    public var minimumVerticalCharacterFraction: Double = 0.01
     /// Add the short last columns beside vertical blocks (see `addShortColumns`).
     public var shortColumns: Bool = true
     /// A line's box reaches at most this many times its median glyph extent beyond the glyphs'
@@ -198,7 +197,7 @@ extension AnalysisParameters {
         case "minimumStrokeToSize": minimumStrokeToSize = value
         case "glyphOvershoot": glyphOvershoot = value
         case "shortColumns": shortColumns = value != 0
-        case "minimumTwoGlyphColumnUnits": minimumTwoGlyphColumnUnits = value
+        case "minimumVerticalCharacterFraction": minimumVerticalCharacterFraction = value
         case "trimSizeRatio": trimSizeRatio = value
         case "trimGrayDifference": trimGrayDifference = value
         case "trimStrokeRatio": trimStrokeRatio = value
