@@ -90,12 +90,6 @@ struct Grouper {
             if hRatio[i] == 0 && vRatio[i] == 0 { continue }
             if hRatio[i] >= vRatio[i] { lineMembers[hRoot[i] * 2, default: []].append(i) } else { lineMembers[vRoot[i] * 2 + 1, default: []].append(i) }
         }
-        if let reg = debugRegion {
-            let f = Double(work.factor)
-            for (i, c) in g.enumerated() where c.minX * f >= reg[0] && c.maxX * f <= reg[2] && c.minY * f >= reg[1] && c.maxY * f <= reg[3] {
-                debugPrint("G L\(level) \(polarity == .darkOnLight ? "d" : "l") #\(i) (\(Int(c.minX * f)),\(Int(c.minY * f)) \(Int(c.width * f))x\(Int(c.height * f))) sw \(String(format: "%.1f", c.stroke)) gray \(Int(c.gray)) holes \(c.holes) fill \(String(format: "%.2f", c.fill)) hR \(String(format: "%.1f", hRatio[i])) vR \(String(format: "%.1f", vRatio[i])) hroot \(hRoot[i]) vroot \(vRoot[i])")
-            }
-        }
         var lines: [Line] = []
         for (key, m) in lineMembers.sorted(by: { $0.key < $1.key }) {
             guard m.count >= 2 else { continue }

@@ -10,7 +10,6 @@
 //   7. roles (page numbers) and reading order.
 
 import Dispatch
-import Foundation
 import Geometry
 public import Raster
 
@@ -55,14 +54,10 @@ public struct PageAnalyzer: Sendable {
             }
         }
         var found = perReading.flatMap { $0 }
-        debugDump("readings", found, f)
         found = suppressOverlaps(found)
-        debugDump("suppressed", found, f)
         if p.growLines { found = found.map { work.extendLine($0) } }
         if p.shortColumns { found = found.map { work.addShortColumns($0) } }
-        debugDump("extended", found, f)
         found = mergeFragments(found)
-        debugDump("merged", found, f)
         if p.trimBlocks {
             // A block cut back to one line may be a line whose other words were fused with the
             // art it sits on; growing it through its band recovers them.
@@ -72,8 +67,6 @@ public struct PageAnalyzer: Sendable {
             }
         }
         if p.growEachLine { found = found.map { work.extendEachLine($0) } }
-        debugDump("lines grown", found, f)
-        debugDump("trimmed", found, f)
 
         var blocks: [DetectedBlock] = []
         for b in found {
@@ -234,20 +227,3 @@ struct LineSummary {
     var holed: Int
 }
 
-// DEBUG (temporary)
-func debugDump(_ stage: String, _ blocks: [BlockCandidate], _ f: Int) {
-    guard ProcessInfo.processInfo.environment["PB_ANALYSIS_DEBUG"] != nil else { return }
-    func r(_ x: Rect) -> String { "(\(Int(x.minX) * f),\(Int(x.minY) * f) \(Int(x.width) * f)x\(Int(x.height) * f))" }
-    var s = "== \(stage)\n"
-    for b in blocks {
-        s += "  blk L\(b.level) \(b.polarity == .darkOnLight ? "dark" : "light") \(b.orientation == .horizontal ? "H" : "V") conf \(String(format: "%.2f", b.confidence)) n \(b.componentCount) gray \(Int(b.inkGray)) size \(String(format: "%.1f", b.size)) \(r(b.rect))\n"
-        for l in b.lines {
-            s += "     line \(r(l.rect)) t \(String(format: "%.1f", l.thickness)) gray \(Int(l.gray)) sw \(String(format: "%.1f", l.stroke)) n \(l.glyphs) holed \(l.holed)\n"
-        }
-    }
-    FileHandle.standardError.write(Data(s.utf8))
-}
-
-let debugOn = ProcessInfo.processInfo.environment["PB_ANALYSIS_DEBUG"] != nil
-func debugPrint(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
-let debugRegion: [Double]? = ProcessInfo.processInfo.environment["PB_DEBUG_REGION"].map { $0.split(separator: ",").compactMap { Double($0) } }

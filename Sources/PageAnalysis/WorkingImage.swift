@@ -354,10 +354,8 @@ final class WorkingImage: @unchecked Sendable {
             bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: level, gray: gb, width: bw, height: bh) }
         }
         var pieces: [(lo: Double, hi: Double)] = []
-        if debugOn { debugPrint("extend L\(level) t \(t) gray \(Int(b.inkGray)) band x \(x0)..<\(x1) y \(y0)..<\(y1)") }
         for c in labeling.components {
             let cw = Double(c.width), ch = Double(c.height)
-            if debugOn && c.area >= 8 { debugPrint("   comp x \(Int(c.minX) + x0) w \(c.width) y \(Int(c.minY) + y0) h \(c.height) fill \(String(format: "%.2f", c.fill)) sw \(String(format: "%.1f", c.strokeWidth)) gray \(Int(c.meanGray))") }
             // Art crossing the band is cut to slivers, which the bar test below drops; a letter
             // still joined to such a sliver is kept.
             if c.minY == 0 && Int(c.maxY) == bh - 1 && c.fill > 0.85 { continue }
