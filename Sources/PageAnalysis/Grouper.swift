@@ -212,10 +212,13 @@ struct Grouper {
         }
         // Type is drawn with strokes in proportion to its size; a drawing's outlines keep one
         // pen width however large the shapes they enclose. A line of shapes many times taller
-        // than their strokes are thick is outline drawing — a cat's head, pickets, a cloth.
+        // than their strokes are thick, over a drawing, is outline drawing — a cat's head,
+        // pickets, a cloth. On a flat ground (paper, sky) there is no drawing to mistake, and
+        // a pen-lettered title (Huck Finn's "Chapter") is thin-stroked too, so it stays.
         if horizontal && parameters.minimumStrokeToSize > 0 {
             candidates.removeAll { l in
-                guard median(l.members.map { g[$0].stroke }) < parameters.minimumStrokeToSize * l.thickness else { return false }
+                guard median(l.members.map { g[$0].stroke }) < parameters.minimumStrokeToSize * l.thickness,
+                      backgroundSpread(l.rect) > parameters.flatBackgroundSpread else { return false }
                 unaligned += l.members.count
                 return true
             }

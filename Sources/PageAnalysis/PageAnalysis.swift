@@ -137,8 +137,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// A line's box reaches at most this many times its median glyph extent beyond the glyphs'
     /// median top and bottom (ascenders, descenders); 0 leaves it the union of its glyphs.
     public var glyphOvershoot: Double = 0.6
-    /// A horizontal block whose glyphs' median stroke width is below this fraction of their
-    /// median size is outline drawing, not type (0 turns the test off).
+    /// A line of a horizontal block whose glyphs' median stroke width is below this fraction of
+    /// their median size, on a ground that is not flat (`flatBackgroundSpread`), is outline
+    /// drawing, not type (0 turns the test off).
     public var minimumStrokeToSize: Double = 0.075
     /// Shrink each block to the lines that match its strongest line (see `trimToText`): glyph
     /// sizes within this ratio…

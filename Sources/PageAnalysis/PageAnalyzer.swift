@@ -140,10 +140,22 @@ public struct PageAnalyzer: Sendable {
         let inkiest = b.polarity == .darkOnLight ? b.lines.map(\.gray).min() ?? 0 : b.lines.map(\.gray).max() ?? 255
         guard let ref = b.lines.filter({ abs($0.gray - inkiest) <= parameters.trimGrayDifference })
             .max(by: { evidence($0) < evidence($1) }) else { return b }
-        let kept = b.lines.filter { l in
+        var kept = b.lines.filter { l in
             max(l.thickness, ref.thickness) <= parameters.trimSizeRatio * min(l.thickness, ref.thickness)
                 && abs(l.gray - ref.gray) <= parameters.trimGrayDifference
                 && max(l.stroke, ref.stroke) <= parameters.trimStrokeRatio * min(l.stroke, ref.stroke) + 0.2
+        }
+        // Pieces of a kept line (an Arabic line comes in word groups of their own weight) are
+        // text too: what is trimmed is what lies in other rows.
+        let horizontal = b.orientation == .horizontal
+        func span(_ r: Rect) -> (Double, Double) { horizontal ? (r.minY, r.maxY) : (r.minX, r.maxX) }
+        for l in b.lines where !kept.contains(where: { $0.rect == l.rect }) {
+            let (lo, hi) = span(l.rect)
+            let sameRow = kept.contains { k in
+                let (klo, khi) = span(k.rect)
+                return min(hi, khi) - max(lo, klo) >= 0.5 * min(hi - lo, khi - klo)
+            }
+            if sameRow { kept.append(l) }
         }
         guard let first = kept.first else { return b }
         let rect = kept.dropFirst().reduce(first.rect) { $0.union($1.rect) }
