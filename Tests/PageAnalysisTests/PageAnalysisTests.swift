@@ -310,7 +310,7 @@ func onText(_ box: PixelRect, _ truth: PageTruth) -> Double {
     }
 
     /// Pages where outline drawing lined up beside or under text: a cat's head and pickets
-    /// (1003 p. 7), pickets under a paragraph (1004 p. 11), posts by the gutter (1004 p. 9),
+    /// (1003 p. 7), pickets under a paragraph (1004 p. 11), grass and a path at the foot (1004 p. 9),
     /// pickets between rails in pairs (1002 p. 11), slivers of sky between pickets (1003 p. 6).
     /// Every box there must lie on text.
     @Test(arguments: [(UInt64(1_003), 7), (1_004, 11), (1_004, 9), (1_002, 11), (1_003, 6)])
