@@ -141,9 +141,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// their median size, on a ground that is not flat (`flatBackgroundSpread`), is outline
     /// drawing, not type (0 turns the test off).
     public var minimumStrokeToSize: Double = 0.075
-    /// Shrink each block to the lines that match its strongest line (see `trimToText`): glyph
-    /// sizes within this ratio…
+    /// Shrink each block to the lines that match its reference line (see `trimToText`).
     public var trimBlocks: Bool = true
+    /// Lines kept by trimming have glyph sizes within this ratio of the reference line's…
     public var trimSizeRatio: Double = 1.6
     /// …mean grey within this many levels…
     public var trimGrayDifference: Double = 15

@@ -126,11 +126,11 @@ public struct PageAnalyzer: Sendable {
     }
 
     /// Over a drawing, a block's lines include "lines" of the picture — picket tips, bunting,
-    /// a row of grass clumps — that joined it because they lie a line's distance away and are
-    /// about the same size and grey. They differ from the text in what is measured line by
-    /// line: glyph size, grey, stroke width, and they rarely have enclosed counters. The block
-    /// keeps the lines that match its strongest line and shrinks to them; the confidence and
-    /// glyph count stay what they were, so this never costs a block its place.
+    /// a row of grass clumps — that joined it because they lie a line's distance away with
+    /// about the text's glyph size. They differ from the text in what is measured line by line:
+    /// grey, stroke width, glyph size. The block keeps the lines that match its reference line
+    /// and shrinks to them; the confidence and glyph count stay what they were, so this never
+    /// costs a block its place.
     func trimToText(_ b: BlockCandidate) -> BlockCandidate {
         guard b.lines.count >= 2 else { return b }
         func evidence(_ l: LineSummary) -> Double { Double(l.glyphs) * (1 + Double(l.holed) / Double(max(1, l.glyphs))) }
@@ -238,4 +238,3 @@ struct LineSummary {
     /// Glyphs with at least one enclosed counter.
     var holed: Int
 }
-
