@@ -21,11 +21,11 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     public var window: Int? = nil
     /// Fraction of the Otsu threshold that still counts as ink — catches the anti-aliased edge.
     public var fringe: Double = 0.5
-    /// Printed text is one ink: candidates whose colour is further than this (sum of channel
-    /// differences) from the block's ink colour are art, unless they lie within three pixels of
-    /// ink that is (its anti-aliased fringe and thin strokes the scan blur lightened).
+    /// Printed text is one ink. Over busy art the candidates are clustered by colour and the
+    /// text's cluster is the darkest (lightest for light ink) one that stays inside the box;
+    /// candidates further than this (sum of channel differences) from its colour are art.
     /// 0 turns the test off.
-    public var inkColourTolerance: Int = 28
+    public var inkColourTolerance: Int = 60
     /// The colour test applies only when the luma around the box spreads more than this
     /// (standard deviation, levels) — text over art, not on paper.
     public var busyBorder: Double = 15
@@ -34,10 +34,11 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     /// (anti-aliasing, scan blur, thin or faded letterpress). Candidates further than this (sum of
     /// channel differences) from the line between the two colours are art of another colour.
     /// 0 turns the test off.
-    public var mixTolerance: Int = 36
-    /// Over busy art, candidate marks that reach further than this beyond the grown box are art
-    /// running behind the text (outlines, rails, lines) and are dropped with everything joined
-    /// to them. 0 turns the test off.
+    public var mixTolerance: Int = 24
+    /// Over busy art, ink-coloured marks that reach further than this beyond the grown box are
+    /// art running behind the text (outlines, rails, lines): a mark that is only a line inside
+    /// the box is dropped, one that also holds letters loses the part outside. 0 turns the test
+    /// off.
     public var artReach: Int = 6
 
     public init() {}
@@ -89,17 +90,32 @@ public enum InkMask {
 
     static func decidePolarity(page: Bitmap<RGBA8>, box r: PixelRect) -> Polarity {
         let border = borderLuma(page: page, box: r)
-        var darker = 0, lighter = 0
+        // Counted inside the box and in a ring around it: over art both sides are common
+        // everywhere (white pickets and dark outlines), and the text is what the box holds in
+        // excess of its surround.
+        var darker = 0, lighter = 0, inside = 0
+        var darkerOut = 0, lighterOut = 0, outside = 0
         let margin = 40
+        let ring = r.expanded(by: 12).intersection(page.bounds) ?? r
         page.pixels.withUnsafeBufferPointer { p in
-            for y in r.minY..<r.maxY {
-                for x in r.minX..<r.maxX {
+            for y in ring.minY..<ring.maxY {
+                for x in ring.minX..<ring.maxX {
                     let l = Int(p[y * page.width + x].luma)
-                    if l < border - margin { darker += 1 } else if l > border + margin { lighter += 1 }
+                    let d = l < border - margin, b = l > border + margin
+                    if r.contains(x: x, y: y) {
+                        inside += 1
+                        if d { darker += 1 } else if b { lighter += 1 }
+                    } else {
+                        outside += 1
+                        if d { darkerOut += 1 } else if b { lighterOut += 1 }
+                    }
                 }
             }
         }
-        return lighter > darker ? .lightOnDark : .darkOnLight
+        let scale = outside > 0 ? Double(inside) / Double(outside) : 0
+        let darkExcess = Double(darker) - scale * Double(darkerOut)
+        let lightExcess = Double(lighter) - scale * Double(lighterOut)
+        return lightExcess > darkExcess ? .lightOnDark : .darkOnLight
     }
 
     /// Median luma of a thin ring just outside the box (or its own edge rows at the page edge).
@@ -195,13 +211,34 @@ public enum InkMask {
         // Only over busy art: on plain paper every dark mark in the box is print, and old
         // letterpress ink varies too much in density for a colour test.
         let busy = borderSpread(page: page, box: box) > parameters.busyBorder
-        if parameters.inkColourTolerance > 0, busy { keepInkColoured(&mask, departure: departure, page: page, rect: rx, tolerance: parameters.inkColourTolerance) }
-        if parameters.mixTolerance > 0, busy {
-            let background = backgroundColour(page: page, work: work, half: half, polarity: polarity)
-            keepInkMixes(&mask, departure: departure, page: page, rect: rx, work: work, background: background, tolerance: parameters.mixTolerance)
+        // The colour tests decide first which candidates are ink-coloured (the core: letters, and
+        // outlines drawn in nearly the same dark); art lines are then removed from the core alone,
+        // so faint hatching and other mixes can no longer join a letter to an outline outside the
+        // box and take the letter down with it. Everything else must lie near the surviving core.
+        var core: [UInt8]? = nil
+        var inkColour: SIMD3<Float>? = nil
+        if parameters.inkColourTolerance > 0, busy,
+            let found = inkColouredCore(mask, page: page, rect: rx, box: r, polarity: polarity, tolerance: Int32(parameters.inkColourTolerance))
+        {
+            core = found.core
+            inkColour = found.ink
         }
         if reachOut > 0, busy {
-            dropReachingOut(&mask, rect: rx, inner: r.expanded(by: reachOut))
+            if var c = core {
+                dropArtLines(&c, rect: rx, inner: r.expanded(by: reachOut))
+                core = c
+            } else {
+                dropReachingOut(&mask, rect: rx, inner: r.expanded(by: reachOut))
+            }
+        }
+        // Only the core itself: the in-fill's dilation already takes the anti-aliased edge, and
+        // every pixel grown beyond the core over art is as likely an outline beside a letter.
+        if let c = core {
+            keepCoreAndItsCrumbs(&mask, core: c, width: xw, height: xh)
+        }
+        if parameters.mixTolerance > 0, busy {
+            let background = backgroundColour(page: page, work: work, half: half, polarity: polarity)
+            keepInkMixes(&mask, departure: departure, page: page, rect: rx, work: work, background: background, ink: inkColour, tolerance: parameters.mixTolerance)
         }
         var cropped = [UInt8](repeating: 0, count: r.width * r.height)
         for y in 0..<r.height {
@@ -236,25 +273,165 @@ public enum InkMask {
         }
     }
 
-    /// Drops candidates that are not the block's ink colour — dark outlines, stripes and hatching
-    /// of the art under the text — keeping those within three pixels of true-coloured ink (its
-    /// anti-aliased edge and thin, blur-lightened strokes). The ink colour is the median of the
-    /// strongest departures.
-    static func keepInkColoured(_ mask: inout [UInt8], departure: [UInt8], page: Bitmap<RGBA8>, rect r: PixelRect, tolerance: Int) {
-        let rw = r.width, rh = r.height
-        let candidates = mask.indices.filter { mask[$0] != 0 }
-        guard candidates.count >= 16 else { return }
-        let strongest = candidates.sorted { departure[$0] > departure[$1] }.prefix(max(8, candidates.count / 4))
-        func pixel(_ i: Int) -> RGBA8 { page.pixels[(r.minY + i / rw) * page.width + r.minX + i % rw] }
-        func median(_ values: [UInt8]) -> Int { Int(values.sorted()[values.count / 2]) }
-        let ink = (median(strongest.map { pixel($0).r }), median(strongest.map { pixel($0).g }), median(strongest.map { pixel($0).b }))
-        var core = [UInt8](repeating: 0, count: rw * rh)
-        for i in candidates {
-            let p = pixel(i)
-            if abs(Int(p.r) - ink.0) + abs(Int(p.g) - ink.1) + abs(Int(p.b) - ink.2) <= tolerance { core[i] = 1 }
+    /// Keeps the core, and the small candidate marks of another colour that touch it: hairlines,
+    /// serif tips and dots that blur lightened out of the ink's cluster. A long mark beside the
+    /// core (an outline running along a letter) is not a crumb and goes.
+    static func keepCoreAndItsCrumbs(_ mask: inout [UInt8], core: [UInt8], width w: Int, height h: Int) {
+        let crumb = 40
+        var label = [Int32](repeating: -1, count: w * h)
+        var stack: [Int] = [], pixels: [Int] = []
+        for start in mask.indices where mask[start] != 0 && core[start] == 0 && label[start] < 0 {
+            label[start] = 0
+            stack.append(start)
+            pixels.removeAll(keepingCapacity: true)
+            var touches = false
+            while let i = stack.popLast() {
+                pixels.append(i)
+                let y = i / w, x = i - y * w
+                for yy in max(0, y - 1)...min(h - 1, y + 1) {
+                    for xx in max(0, x - 1)...min(w - 1, x + 1) {
+                        let j = yy * w + xx
+                        if core[j] != 0 { touches = true } else if mask[j] != 0 && label[j] < 0 {
+                            label[j] = 0
+                            stack.append(j)
+                        }
+                    }
+                }
+            }
+            let keep = touches && pixels.count <= crumb
+            if !keep { for i in pixels { mask[i] = 0 } }
         }
-        let grown = dilate(core, rw, rh, 3)
-        for i in candidates where grown[i] == 0 { mask[i] = 0 }
+    }
+
+    /// Marks of the ink's colour that reach out of the box are art running behind the text. A
+    /// mark that is only a line there (its inside part no thicker than an outline) goes whole;
+    /// one that also holds letters (an outline touching them) keeps its inside part: filling a
+    /// stretch of outline costs far less than leaving letters on the page.
+    static func dropArtLines(_ core: inout [UInt8], rect: PixelRect, inner: PixelRect) {
+        let w = rect.width, h = rect.height
+        var label = [Int32](repeating: -1, count: w * h)
+        var stack: [Int] = [], pixels: [Int] = []
+        for start in core.indices where core[start] != 0 && label[start] < 0 {
+            label[start] = 0
+            stack.append(start)
+            pixels.removeAll(keepingCapacity: true)
+            var out = false
+            var inside = 0
+            var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+            while let i = stack.popLast() {
+                pixels.append(i)
+                let y = i / w, x = i - y * w
+                if !inner.contains(x: x + rect.minX, y: y + rect.minY) {
+                    out = true
+                } else {
+                    inside += 1
+                    x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                }
+                for yy in max(0, y - 1)...min(h - 1, y + 1) {
+                    for xx in max(0, x - 1)...min(w - 1, x + 1) {
+                        let j = yy * w + xx
+                        if core[j] != 0 && label[j] < 0 { label[j] = 0; stack.append(j) }
+                    }
+                }
+            }
+            guard out else { continue }
+            // A line of width w inside the box covers about w × its length, and its length lies
+            // between 0.7 and 1 times the sum of its extents: ≤ 3 × that sum takes lines up to
+            // 3–4 px wide. Letters joined to a wider outline are kept with it, which is the
+            // cheaper mistake.
+            let lineLike = inside == 0 || inside <= 3 * ((x1 - x0 + 1) + (y1 - y0 + 1))
+            for i in pixels {
+                let y = i / w, x = i - y * w
+                if lineLike || !inner.contains(x: x + rect.minX, y: y + rect.minY) { core[i] = 0 }
+            }
+        }
+    }
+
+    /// The candidates of the block's ink colour, 1 = core, and that colour. Over art the strongest
+    /// departures mix the text with outlines, stripes and shadows, so their median is no ink
+    /// colour at all: the candidates are clustered instead (k-medians in RGB, seeded by luma
+    /// quantiles), and the ink is the darkest cluster (lightest for light ink) whose pixels stay
+    /// inside the box: art runs on beyond it, printed text does not.
+    static func inkColouredCore(
+        _ mask: [UInt8], page: Bitmap<RGBA8>, rect r: PixelRect, box: PixelRect, polarity: Polarity, tolerance: Int32
+    ) -> (core: [UInt8], ink: SIMD3<Float>)? {
+        let rw = r.width
+        let candidates = mask.indices.filter { mask[$0] != 0 }
+        guard candidates.count >= 16 else { return nil }
+        let n = candidates.count
+        var cols = [SIMD3<Int32>](repeating: .zero, count: n)
+        var outside = [Bool](repeating: false, count: n)
+        page.pixels.withUnsafeBufferPointer { p in
+            for (k, i) in candidates.enumerated() {
+                let y = i / rw, x = i - y * rw
+                let q = p[(r.minY + y) * page.width + r.minX + x]
+                cols[k] = SIMD3(Int32(q.r), Int32(q.g), Int32(q.b))
+                outside[k] = !box.contains(x: r.minX + x, y: r.minY + y)
+            }
+        }
+        let clusters = 4
+        // Seeds: the per-channel medians of the luma quartiles.
+        let byLuma = (0..<n).sorted { cols[$0].wrappedSum() < cols[$1].wrappedSum() }
+        var label = [Int](repeating: 0, count: n)
+        for (rank, k) in byLuma.enumerated() { label[k] = min(clusters - 1, rank * clusters / n) }
+        var centre = [SIMD3<Int32>](repeating: .zero, count: clusters)
+        var size = [Int](repeating: 0, count: clusters)
+        func recentre() {
+            var hist = [[Int]](repeating: [Int](repeating: 0, count: 768), count: clusters)
+            size = [Int](repeating: 0, count: clusters)
+            for k in 0..<n {
+                let c = label[k], v = cols[k]
+                hist[c][Int(v.x)] += 1; hist[c][256 + Int(v.y)] += 1; hist[c][512 + Int(v.z)] += 1
+                size[c] += 1
+            }
+            for c in 0..<clusters where size[c] > 0 {
+                var m = SIMD3<Int32>.zero
+                for ch in 0..<3 {
+                    var acc = 0, v = 0
+                    while v < 255 && (acc + hist[c][ch * 256 + v]) * 2 < size[c] { acc += hist[c][ch * 256 + v]; v += 1 }
+                    m[ch] = Int32(v)
+                }
+                centre[c] = m
+            }
+        }
+        @inline(__always) func l1(_ a: SIMD3<Int32>, _ b: SIMD3<Int32>) -> Int32 {
+            let d = a &- b
+            return abs(d.x) + abs(d.y) + abs(d.z)
+        }
+        recentre()
+        for _ in 0..<8 {
+            var changed = false
+            for k in 0..<n {
+                var best = label[k], bestD = Int32.max
+                for c in 0..<clusters where size[c] > 0 {
+                    let d = l1(cols[k], centre[c])
+                    if d < bestD { bestD = d; best = c }
+                }
+                if best != label[k] { label[k] = best; changed = true }
+            }
+            recentre()
+            if !changed { break }
+        }
+        var out = [Int](repeating: 0, count: clusters)
+        for k in 0..<n where outside[k] { out[label[k]] += 1 }
+        let minimum = max(16, n / 20)
+        let valid = (0..<clusters).filter { size[$0] >= minimum }
+        guard !valid.isEmpty else { return nil }
+        func share(_ c: Int) -> Double { Double(out[c]) / Double(size[c]) }
+        func lightness(_ c: Int) -> Int32 { centre[c].wrappedSum() }
+        let inside = valid.filter { share($0) <= 0.05 }
+        let pick: Int
+        if inside.isEmpty {
+            pick = valid.min { share($0) < share($1) }!
+        } else if polarity == .darkOnLight {
+            pick = inside.min { lightness($0) < lightness($1) }!
+        } else {
+            pick = inside.max { lightness($0) < lightness($1) }!
+        }
+        var core = [UInt8](repeating: 0, count: mask.count)
+        for k in 0..<n where label[k] == pick && l1(cols[k], centre[pick]) <= tolerance { core[candidates[k]] = 1 }
+        let ink = centre[pick]
+        return (core, SIMD3(Float(ink.x), Float(ink.y), Float(ink.z)))
     }
 
     /// The background colour under the text, per channel: a closing (dark ink) or opening (light
@@ -281,14 +458,19 @@ public enum InkMask {
     /// Keeps the candidates whose colour lies near the line from the local background to the
     /// block's ink colour (the median of the strongest departures): ink, its anti-aliased edge and
     /// lighter strokes. Outlines, stripes and grass of another colour drop out.
-    static func keepInkMixes(_ mask: inout [UInt8], departure: [UInt8], page: Bitmap<RGBA8>, rect r: PixelRect, work: PixelRect, background: [[UInt8]], tolerance: Int) {
+    static func keepInkMixes(_ mask: inout [UInt8], departure: [UInt8], page: Bitmap<RGBA8>, rect r: PixelRect, work: PixelRect, background: [[UInt8]], ink known: SIMD3<Float>?, tolerance: Int) {
         let rw = r.width
         let candidates = mask.indices.filter { mask[$0] != 0 }
         guard candidates.count >= 16 else { return }
-        let strongest = candidates.sorted { departure[$0] > departure[$1] }.prefix(max(8, candidates.count / 4))
         func pixel(_ i: Int) -> RGBA8 { page.pixels[(r.minY + i / rw) * page.width + r.minX + i % rw] }
         func median(_ values: [UInt8]) -> Float { Float(values.sorted()[values.count / 2]) }
-        let ink = SIMD3<Float>(median(strongest.map { pixel($0).r }), median(strongest.map { pixel($0).g }), median(strongest.map { pixel($0).b }))
+        let ink: SIMD3<Float>
+        if let known {
+            ink = known
+        } else {
+            let strongest = candidates.sorted { departure[$0] > departure[$1] }.prefix(max(8, candidates.count / 4))
+            ink = SIMD3<Float>(median(strongest.map { pixel($0).r }), median(strongest.map { pixel($0).g }), median(strongest.map { pixel($0).b }))
+        }
         let tol = Float(tolerance)
         for i in candidates {
             let y = i / rw, x = i - y * rw

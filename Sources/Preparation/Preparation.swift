@@ -53,6 +53,9 @@ public enum PageClearing {
     ///   joined to the file's ink, up to ``reach`` px beyond the box: clipped glyphs and the
     ///   faint parts of strokes. Over art such a mark is as often an outline touching a letter,
     ///   so it is not taken there.
+    /// Over art the estimate also vetoes: file ink further than ``fringe`` px from any estimated
+    /// ink is dropped (outlines the detector took with the letters), unless the estimate found
+    /// under a third of the file's ink in the box.
     /// With `fileOnly` the mask file is used alone (to score the in-fill by itself).
     public static func clear(
         page image: Bitmap<RGBA8>, boxes: [PixelRect], maskFile: String?, source: String,
@@ -119,7 +122,19 @@ public enum PageClearing {
             } else {
                 let near = dilated(f, width: aw, height: ah, by: fringe)
                 for i in take.indices where e[i] != 0 && near[i] != 0 { take[i] = 1 }
-                if !InkMask.isOverArt(page: page, in: box, parameters: parameters) {
+                let overArt = InkMask.isOverArt(page: page, in: box, parameters: parameters)
+                if overArt, estimateInBox * 3 >= fileInBox {
+                    // Over art the file also takes outlines that run beside and under the letters.
+                    // The estimate knows the text's own colour there: file ink further than the
+                    // fringe from any estimated ink is art, and filling it would erase the drawing.
+                    let confirmed = dilated(e, width: aw, height: ah, by: fringe)
+                    for y in 0..<ah {
+                        for x in 0..<aw where f[y * aw + x] != 0 && confirmed[y * aw + x] == 0 {
+                            out.pixels[(area.minY + y) * w + area.minX + x] = 0
+                        }
+                    }
+                }
+                if !overArt {
                     // Flood the estimate's marks from every estimated pixel touching file ink.
                     let touching = dilated(f, width: aw, height: ah, by: 1)
                     var stack: [Int] = []
