@@ -104,6 +104,13 @@ extension WorkingImage {
         }
         var out: [BlockCandidate] = []
         let W = Double(w)
+        // Everything in the band, indexed by column so each group only meets its row.
+        let all = pieces.map(\.rect) + others
+        let cell = 32.0, cells = Int(W / cell) + 1
+        var columns = [[Int]](repeating: [], count: cells)
+        for (i, r) in all.enumerated() {
+            for c in max(0, Int(r.minX / cell))...min(cells - 1, Int(r.maxX / cell)) { columns[c].append(i) }
+        }
         for g in groups {
             guard g.count <= p.pageNumberMaximumDigits else { continue }
             let rect = g.dropFirst().reduce(pieces[g[0]].rect) { $0.union(pieces[$1].rect) }
@@ -111,33 +118,50 @@ extension WorkingImage {
             // Where books set folios: an outer corner or the middle.
             let cx = rect.midX / W
             guard (cx >= 0.04 && cx <= 0.25) || (cx >= 0.4 && cx <= 0.6) || (cx >= 0.75 && cx <= 0.96) else { continue }
-            // Alone: nothing of type size beside it (that would be a word of a line) and no
-            // block the main pass found close by.
-            let zone = rect.insetBy(dx: -2.5 * t, dy: -0.8 * t)
-            let members = Set(g.map { pieces[$0].rect })
-            // A folio has its line to itself: nothing of at least half its height beside it (a
-            // word, a letter of a larger line, grass, the rest of a drawing).
-            let row = rect.insetBy(dx: -5 * t, dy: 0)
-            let crowded = pieces.contains { !members.contains($0.rect) && zone.intersects($0.rect) }
-                || others.contains { o in zone.intersects(o) && o.height >= 0.5 * t && o.height <= 2 * t && o.width <= 3 * t }
-                || (pieces.map(\.rect) + others).contains { o in
-                    !members.contains(o) && row.intersects(o) && o.height >= 0.5 * t
-                        && min(o.maxY, rect.maxY) - max(o.minY, rect.minY) >= 0.3 * t
-                }
-                || taken.contains { $0.insetBy(dx: -1.5 * t, dy: -0.5 * t).intersects(rect) }
-            guard !crowded else { continue }
             let strokes = g.map { pieces[$0].stroke }
             guard (strokes.max() ?? 0) <= 1.8 * (strokes.min() ?? 0) + 1 else { continue }
+            // Alone. A folio has its line to itself: nothing of at least half its height beside it
+            // (a word, a letter of a larger line, grass, the rest of a drawing); no type-sized
+            // mark just above or below; no block the main pass found close by.
+            let zone = rect.insetBy(dx: -2.5 * t, dy: -0.8 * t)
+            let row = rect.insetBy(dx: -5 * t, dy: 0)
+            let members = Set(g)
+            var crowded = taken.contains { $0.insetBy(dx: -1.5 * t, dy: -0.5 * t).intersects(rect) }
+            var seen = Set<Int>()
+            search: for c in max(0, Int(row.minX / cell))...min(cells - 1, Int(row.maxX / cell)) where !crowded {
+                for i in columns[c] where !members.contains(i) && seen.insert(i).inserted {
+                    let o = all[i]
+                    let inRow = row.intersects(o) && o.height >= 0.5 * t && min(o.maxY, rect.maxY) - max(o.minY, rect.minY) >= 0.3 * t
+                    let near = zone.intersects(o) && (i < pieces.count || (o.height >= 0.5 * t && o.height <= 2 * t && o.width <= 3 * t))
+                    if inRow || near { crowded = true; break search }
+                }
+            }
+            guard !crowded else { continue }
             // Printed in a neutral ink: grass, flowers and painted detail near the edge are not.
             guard inkChroma(in: rect, polarity: polarity, level: level) <= p.pageNumberMaximumChroma else { continue }
             let inkGray = g.reduce(0.0) { $0 + pieces[$1].gray } / Double(g.count)
+            // Refined in the reading that holds most of its ink (contrast or deep ink), whose
+            // full-resolution neighbourhood mask the main pass has usually built already.
             let c = BlockCandidate(rect: rect, orientation: .horizontal, polarity: polarity, confidence: 0.7,
-                                   componentCount: g.count, inkGray: inkGray, level: level, size: t)
+                                   componentCount: g.count, inkGray: inkGray, level: mainLevel(in: rect, of: m), size: t)
             // On paper, a flat colour or a drawing's smooth fields — not in hatching or foliage.
             guard BlockVerifier(work: self).texture(around: c) < p.texturedGround else { continue }
             out.append(c)
         }
         return out
+    }
+
+    /// 1 (contrast) when at least half of the contrast-or-deep ink in `r` passes the contrast
+    /// reading, else 4 (deep ink).
+    private func mainLevel(in r: Rect, of m: [UInt8]) -> UInt8 {
+        var contrast = 0, any = 0
+        for y in max(0, Int(r.minY))..<min(height, Int(r.maxY) + 1) {
+            for x in max(0, Int(r.minX))..<min(width, Int(r.maxX) + 1) where m[y * width + x] & 5 != 0 {
+                any += 1
+                if m[y * width + x] & 1 != 0 { contrast += 1 }
+            }
+        }
+        return 2 * contrast >= any ? 1 : 4
     }
 
     /// max − min of the mean scan colour under the mask inside `r` (working pixels).
