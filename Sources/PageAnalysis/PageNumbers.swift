@@ -69,12 +69,10 @@ extension WorkingImage {
         for c in labeling.components where c.area >= 6 {
             let cw = Double(c.width), ch = Double(c.height)
             let r = Rect(x: Double(c.minX), y: Double(Int(c.minY) + rows.lowerBound), width: cw, height: ch)
-            // Digits are taller than wide (a "1" down to a fifth), a pair fused by the scan up
-            // to about twice its height; solid strokes, not blobs.
-            // Digits are taller than wide, down to about a third for a "1" (thinner is a stroke). A ring or a dot as wide as
-            // it is tall (a star, an ornament) is no digit ("0" never stands alone), and neither
-            // is anything wider: two digits the scan fused are given up rather than let
-            // monograms and lettering in.
+            // Digits are taller than wide, down to about a third for a "1" (thinner is a stroke
+            // of grass or an outline). A ring or a dot as wide as it is tall (a star, an
+            // ornament) is no digit ("0" never stands alone), and neither is anything wider: two
+            // digits the scan fused are given up rather than let monograms and lettering in.
             let isDigit = ch >= minH && ch <= maxH && cw >= max(2, 0.3 * ch) && cw <= 0.85 * ch
                 && c.fill >= 0.12 && c.fill <= 0.8 && c.strokeWidth <= 0.4 * ch + 1
                 && c.minY > 0 && Int(c.maxY) < bh - 1
