@@ -120,11 +120,12 @@ extension WorkingImage {
             guard (strokes.max() ?? 0) <= 1.8 * (strokes.min() ?? 0) + 1 else { continue }
             // Alone. A folio has its line to itself: nothing of at least half its height beside it
             // (a word, a letter of a larger line, grass, the rest of a drawing); no type-sized
-            // mark just above or below; no block the main pass found close by.
+            // mark just above or below; no block the main pass found beside it (one just above
+            // is fine: a folio can sit a line under the text, whose box reaches its descenders).
             let zone = rect.insetBy(dx: -2.5 * t, dy: -0.8 * t)
             let row = rect.insetBy(dx: -5 * t, dy: 0)
             let members = Set(g)
-            var crowded = taken.contains { $0.insetBy(dx: -1.5 * t, dy: -0.5 * t).intersects(rect) }
+            var crowded = taken.contains { $0.insetBy(dx: -1.5 * t, dy: 0).intersects(rect) }
             var seen = Set<Int>()
             search: for c in max(0, Int(row.minX / cell))...min(cells - 1, Int(row.maxX / cell)) where !crowded {
                 for i in columns[c] where !members.contains(i) && seen.insert(i).inserted {

@@ -95,4 +95,12 @@ enum RealScans {
         let romeo = analysis.blocks.first { $0.rect.contains(x: 170, y: 895) }
         #expect(romeo?.role == .body, "\(String(describing: romeo))")
     }
+
+    /// A folio set a line under the text (Huck Finn p. 2: "2" below the last line).
+    @Test func realFolioUnderTheText() throws {
+        let analysis = PageAnalyzer().analyze(try RealScans.load(RealScans.huck + "c01-02.jpg"))
+        let numbers = analysis.blocks.filter { $0.role == .pageNumber }
+        #expect(numbers.count == 1, "page numbers at \(numbers.map(\.rect))")
+        #expect(numbers.contains { $0.rect.contains(x: 116, y: 1008) })
+    }
 }
