@@ -173,6 +173,28 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var faintContrast: Int = 40
     /// The same for vertical blocks.
     public var minimumVerticalConfidence: Double = 0.62
+    /// Give every block a second look at the ground it lies on (`BlockVerifier.swift`).
+    public var verifyBlocks: Bool = true
+    /// A block's ground is textured when at least this share of it (away from ink) changes by
+    /// `texturedGradient` grey levels across two pixels: hatching, stipple, painted texture.
+    public var texturedGround: Double = 0.35
+    /// The same share for vertical blocks, which are rejected on textured ground.
+    public var texturedGroundVertical: Double = 0.15
+    /// The grey change (|dx| + |dy| over two pixels) that counts as texture.
+    public var texturedGradient: Double = 16
+    /// The confidence a horizontal block on textured ground needs.
+    public var texturedGroundConfidence: Double = 0.9
+    /// Page numbers (`PageNumbers.swift`): the top and bottom bands searched, as a fraction of
+    /// the page height; 0 turns the pass off.
+    public var pageNumberBand: Double = 0.1
+    /// A folio's digit height as a fraction of the page height: at least…
+    public var pageNumberMinimumHeight: Double = 0.006
+    /// …and at most.
+    public var pageNumberMaximumHeight: Double = 0.022
+    /// The most digits (glyphs) a page number has.
+    public var pageNumberMaximumDigits: Int = 4
+    /// The most colour (max − min of the ink's mean R, G, B) a page number's ink may have.
+    public var pageNumberMaximumChroma: Double = 60
 
     public init() {}
 }
@@ -216,6 +238,16 @@ extension AnalysisParameters {
         case "lineGap": lineGap = value
         case "minimumConfidence": minimumConfidence = value
         case "minimumVerticalConfidence": minimumVerticalConfidence = value
+        case "verifyBlocks": verifyBlocks = value != 0
+        case "texturedGround": texturedGround = value
+        case "texturedGroundVertical": texturedGroundVertical = value
+        case "texturedGradient": texturedGradient = value
+        case "texturedGroundConfidence": texturedGroundConfidence = value
+        case "pageNumberBand": pageNumberBand = value
+        case "pageNumberMinimumHeight": pageNumberMinimumHeight = value
+        case "pageNumberMaximumHeight": pageNumberMaximumHeight = value
+        case "pageNumberMaximumDigits": pageNumberMaximumDigits = Int(value)
+        case "pageNumberMaximumChroma": pageNumberMaximumChroma = value
         case "minimumDeepConfidence": minimumDeepConfidence = value
         case "minimumLineArtConfidence": minimumLineArtConfidence = value
         case "minimumLineArtGlyphs": minimumLineArtGlyphs = value

@@ -6,8 +6,10 @@
 //      direction in which its line is longer;
 //   5. lines merged into blocks; blocks scored for text-likeness (alignment, holes, size variety)
 //      so fences, grass, hatching and stripes drop out;
-//   6. each block refined at full resolution: ink mask, tight box, ink and background colours;
-//   7. roles (page numbers) and reading order.
+//   6. a second look at each block (BlockVerifier.swift): hatching and painted detail that
+//      passed the grouping are dropped;
+//   7. each block refined at full resolution: ink mask, tight box, ink and background colours;
+//   8. roles, a pass near the edges for page numbers (PageNumbers.swift), and reading order.
 
 import Dispatch
 import Geometry
@@ -68,11 +70,15 @@ public struct PageAnalyzer: Sendable {
         }
         if p.growEachLine { found = found.map { work.extendEachLine($0) } }
 
+        found = BlockVerifier(work: work).filter(found)
+
         var blocks: [DetectedBlock] = []
+        var glyphCounts: [Int] = []
         for b in found {
-            if let refined = work.refine(b, into: &mask) { blocks.append(refined) }
+            if let refined = work.refine(b, into: &mask) { blocks.append(refined); glyphCounts.append(b.componentCount) }
         }
-        blocks = assignRoles(blocks, pageWidth: page.width, pageHeight: page.height)
+        blocks = assignPageNumberRoles(blocks, glyphCounts: glyphCounts, pageWidth: page.width, pageHeight: page.height)
+        blocks += work.pageNumbers(avoiding: blocks, into: &mask)
         blocks = readingOrder(blocks, direction: readingDirection)
         return PageAnalysis(blocks: blocks, inkMask: mask)
     }
@@ -164,19 +170,6 @@ public struct PageAnalyzer: Sendable {
         out.rect = clipped
         out.lines = kept
         return out
-    }
-
-    private func assignRoles(_ blocks: [DetectedBlock], pageWidth: Int, pageHeight: Int) -> [DetectedBlock] {
-        let H = Double(pageHeight)
-        return blocks.map { b in
-            var b = b
-            let r = Rect(b.rect)
-            let nearEdge = r.midY > 0.86 * H || r.midY < 0.09 * H
-            if nearEdge && r.height < 0.045 * H && r.width < 0.12 * Double(pageWidth) && b.orientation == .horizontal {
-                b.role = .pageNumber
-            }
-            return b
-        }
     }
 
     /// Rows of blocks top to bottom; within a row (blocks whose vertical spans overlap by half)
