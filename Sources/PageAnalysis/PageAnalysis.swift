@@ -149,6 +149,11 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var trimGrayDifference: Double = 15
     /// …and stroke widths within this ratio (+0.2 px).
     public var trimStrokeRatio: Double = 1.25
+    /// A line whose glyphs have enclosed counters (at least a third of them, two or more) may
+    /// differ in grey from the reference by this much: lighter or thinner lettering of a title
+    /// set over its main line is paler at working resolution, while the picture's "lines"
+    /// (picket tips, bunting, grass) have no counters. Equal to `trimGrayDifference`: off.
+    public var trimHoledGrayDifference: Double = 40
     /// In a line of four or more, a glyph taller (across the line) than this many times the
     /// line's median glyph size is dropped from it.
     public var tallGlyphLimit: Double = 1.5
@@ -224,6 +229,7 @@ extension AnalysisParameters {
         case "trimSizeRatio": trimSizeRatio = value
         case "trimGrayDifference": trimGrayDifference = value
         case "trimStrokeRatio": trimStrokeRatio = value
+        case "trimHoledGrayDifference": trimHoledGrayDifference = value
         case "lineArtReading": lineArtReading = value != 0
         case "lineArtDarkOnly": lineArtDarkOnly = value != 0
         case "pruneWeakLines": pruneWeakLines = value != 0

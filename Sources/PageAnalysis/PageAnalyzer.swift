@@ -146,9 +146,13 @@ public struct PageAnalyzer: Sendable {
         let inkiest = b.polarity == .darkOnLight ? b.lines.map(\.gray).min() ?? 0 : b.lines.map(\.gray).max() ?? 255
         guard let ref = b.lines.filter({ abs($0.gray - inkiest) <= parameters.trimGrayDifference })
             .max(by: { evidence($0) < evidence($1) }) else { return b }
+        func grayLimit(_ l: LineSummary) -> Double {
+            l.holed >= 2 && 3 * l.holed >= l.glyphs ? max(parameters.trimGrayDifference, parameters.trimHoledGrayDifference)
+                : parameters.trimGrayDifference
+        }
         var kept = b.lines.filter { l in
             max(l.thickness, ref.thickness) <= parameters.trimSizeRatio * min(l.thickness, ref.thickness)
-                && abs(l.gray - ref.gray) <= parameters.trimGrayDifference
+                && abs(l.gray - ref.gray) <= grayLimit(l)
                 && max(l.stroke, ref.stroke) <= parameters.trimStrokeRatio * min(l.stroke, ref.stroke) + 0.2
         }
         // Pieces of a kept line (an Arabic line comes in word groups of their own weight) are
