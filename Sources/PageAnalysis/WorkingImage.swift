@@ -405,7 +405,10 @@ final class WorkingImage: @unchecked Sendable {
         for i in b.lines.indices {
             var one = b
             one.rect = b.lines[i].rect
-            one.size = b.lines[i].thickness
+            // The block's glyph size, not the line's: the largest line of a title (Three Little
+            // Pigs' "THREE LITTLE", 24 px against the block's 18) would otherwise reach across a
+            // gap of 1.2 of its own size into the drawing beside it.
+            one.size = min(b.size, b.lines[i].thickness)
             one.lines = [b.lines[i]]
             let grown = extendLine(one)
             out.lines[i].rect = grown.rect
