@@ -38,6 +38,10 @@ enum RealScans {
         for r in lettering {
             #expect(coverage(of: r, by: analysis.blocks.map(\.rect)) >= 0.8, "lettering at \(r)")
         }
+        // The title's box stays off the seated pig on the left (x < 160), which growing its
+        // largest line through its band once took in, ink mask and all.
+        let title = try #require(analysis.blocks.first { $0.rect.contains(x: 280, y: 157) })
+        #expect(title.rect.x >= 165, "title box \(title.rect)")
     }
 
     /// The verifier itself, on blocks the grouping passes on the plates (flowers in the
