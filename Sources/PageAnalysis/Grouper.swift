@@ -181,6 +181,19 @@ struct Grouper {
             var line = l
             line.members = members
             line.rect = members.dropFirst().reduce(rectOf(g[members[0]])) { $0.union(rectOf(g[$1])) }
+            // A letter fused with a picket or a stem it crosses still sits on the line, so it is
+            // kept, but its box runs far across the line; ascenders and descenders reach about
+            // half the line's typical glyph size beyond it, and the line's box no further.
+            if parameters.glyphOvershoot > 0 {
+                let reach = parameters.glyphOvershoot * max(hi - lo + 1, l.thickness)
+                let (cLo, cHi) = horizontal ? (line.rect.minY, line.rect.maxY) : (line.rect.minX, line.rect.maxX)
+                let nLo = max(cLo, lo - reach), nHi = min(cHi, hi + reach)
+                if nHi > nLo {
+                    line.rect = horizontal
+                        ? Rect(x: line.rect.minX, y: nLo, width: line.rect.width, height: nHi - nLo)
+                        : Rect(x: nLo, y: line.rect.minY, width: nHi - nLo, height: line.rect.height)
+                }
+            }
             candidates.append(line)
         }
         // Over a drawing, a paragraph's lines pick up neighbouring "lines" of the picture — two
@@ -195,6 +208,19 @@ struct Grouper {
                     unaligned += l.members.count
                     return true
                 }
+            }
+        }
+        // Type is drawn with strokes in proportion to its size; a drawing's outlines keep one
+        // pen width however large the shapes they enclose. A line of shapes many times taller
+        // than their strokes are thick, over a drawing, is outline drawing — a cat's head,
+        // pickets, a cloth. On a flat ground (paper, sky) there is no drawing to mistake, and
+        // a pen-lettered title (Huck Finn's "Chapter") is thin-stroked too, so it stays.
+        if horizontal && parameters.minimumStrokeToSize > 0 {
+            candidates.removeAll { l in
+                guard median(l.members.map { g[$0].stroke }) < parameters.minimumStrokeToSize * l.thickness,
+                      backgroundSpread(l.rect) > parameters.flatBackgroundSpread else { return false }
+                unaligned += l.members.count
+                return true
             }
         }
         for l in candidates {
@@ -225,7 +251,11 @@ struct Grouper {
         if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return nil }   // evenly repeated shapes
         if meanFill < 0.2 && holeFrac < 0.1 { return nil }            // hatching strokes
         if alignFrac < 0.4 { return nil }
-        if !horizontal && n < 3 { return nil }                       // two stacked blobs: a stem, a post
+        // Two stacked blobs are a stem or a post; side by side, pairs like that are a fence's
+        // pickets between its rails: a column needs three glyphs of its own. And vertical type
+        // is never tiny: columns a few pixels wide are gaps between pickets and blades of grass.
+        if !horizontal && (kept.map(\.members.count).max() ?? 0) < 3 { return nil }
+        if !horizontal && median(kept.map(\.thickness)) < parameters.minimumVerticalCharacterFraction * Double(work.height) { return nil }
 
         let nScore = min(1, units / 10)
         let holeScore = min(1, holeFrac / 0.25)
@@ -251,8 +281,13 @@ struct Grouper {
         }
         guard conf >= floor else { return nil }
         let gray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(n)
+        let summaries = kept.map { l in
+            LineSummary(rect: l.rect, thickness: l.thickness, gray: l.members.reduce(0.0) { $0 + g[$1].gray } / Double(l.members.count),
+                        stroke: median(l.members.map { g[$0].stroke }), glyphs: l.members.count,
+                        holed: l.members.filter { g[$0].holes > 0 }.count)
+        }
         return BlockCandidate(rect: rect, orientation: orientation, polarity: polarity, confidence: min(1, conf),
-                              componentCount: n, inkGray: gray, level: level, size: median(kept.map(\.thickness)))
+                              componentCount: n, inkGray: gray, level: level, size: median(kept.map(\.thickness)), lines: summaries)
     }
 }
 

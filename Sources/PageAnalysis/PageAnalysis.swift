@@ -121,6 +121,39 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var pruneWeakLines: Bool = false
     /// Grow one-line blocks sideways through their own band (see `extendLine`).
     public var growLines: Bool = true
+    /// Grow lines through the reading of their contrast without line art (rails fused with
+    /// the words otherwise stop the growth).
+    public var growWithoutLineArt: Bool = true
+    /// Let bars that lie inside the band (l, i, t) extend a growing line.
+    public var growThroughBars: Bool = true
+    /// Also grow each line of a block of several (see `extendEachLine`).
+    public var growEachLine: Bool = true
+    /// Grow one-column vertical blocks the same way, down and up their column.
+    public var growColumns: Bool = true
+    /// Vertical blocks need glyphs at least this fraction of the working page height wide.
+    public var minimumVerticalCharacterFraction: Double = 0.01
+    /// Add the short last columns beside vertical blocks (see `addShortColumns`).
+    public var shortColumns: Bool = true
+    /// A line's box reaches at most this many times its median glyph extent beyond the glyphs'
+    /// median top and bottom (ascenders, descenders); 0 leaves it the union of its glyphs.
+    public var glyphOvershoot: Double = 0.6
+    /// A line of a horizontal block whose glyphs' median stroke width is below this fraction of
+    /// their median size, on a ground that is not flat (`flatBackgroundSpread`), is outline
+    /// drawing, not type (0 turns the test off).
+    public var minimumStrokeToSize: Double = 0.075
+    /// Shrink each block to the lines that match its reference line (see `trimToText`).
+    public var trimBlocks: Bool = true
+    /// Lines kept by trimming have glyph sizes within this ratio of the reference line's…
+    public var trimSizeRatio: Double = 1.6
+    /// …mean grey within this many levels…
+    public var trimGrayDifference: Double = 15
+    /// …and stroke widths within this ratio (+0.2 px).
+    public var trimStrokeRatio: Double = 1.25
+    /// A line whose glyphs have enclosed counters (at least a third of them, two or more) may
+    /// differ in grey from the reference by this much: lighter or thinner lettering of a title
+    /// set over its main line is paler at working resolution, while the picture's "lines"
+    /// (picket tips, bunting, grass) have no counters. Equal to `trimGrayDifference`: off.
+    public var trimHoledGrayDifference: Double = 40
     /// In a line of four or more, a glyph taller (across the line) than this many times the
     /// line's median glyph size is dropped from it.
     public var tallGlyphLimit: Double = 1.5
@@ -145,6 +178,28 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var faintContrast: Int = 40
     /// The same for vertical blocks.
     public var minimumVerticalConfidence: Double = 0.62
+    /// Give every block a second look at the ground it lies on (`BlockVerifier.swift`).
+    public var verifyBlocks: Bool = true
+    /// A block's ground is textured when at least this share of it (away from ink) changes by
+    /// `texturedGradient` grey levels across two pixels: hatching, stipple, painted texture.
+    public var texturedGround: Double = 0.35
+    /// The same share for vertical blocks, which are rejected on textured ground.
+    public var texturedGroundVertical: Double = 0.15
+    /// The grey change (|dx| + |dy| over two pixels) that counts as texture.
+    public var texturedGradient: Double = 16
+    /// The confidence a horizontal block on textured ground needs.
+    public var texturedGroundConfidence: Double = 0.9
+    /// Page numbers (`PageNumbers.swift`): the top and bottom bands searched, as a fraction of
+    /// the page height; 0 turns the pass off.
+    public var pageNumberBand: Double = 0.1
+    /// A folio's digit height as a fraction of the page height: at least…
+    public var pageNumberMinimumHeight: Double = 0.006
+    /// …and at most.
+    public var pageNumberMaximumHeight: Double = 0.022
+    /// The most digits (glyphs) a page number has.
+    public var pageNumberMaximumDigits: Int = 4
+    /// The most colour (max − min of the ink's mean R, G, B) a page number's ink may have.
+    public var pageNumberMaximumChroma: Double = 60
 
     public init() {}
 }
@@ -162,6 +217,19 @@ extension AnalysisParameters {
         case "strongContrast": strongContrast = Int(value)
         case "erodedReading": erodedReading = value != 0
         case "growLines": growLines = value != 0
+        case "growColumns": growColumns = value != 0
+        case "growEachLine": growEachLine = value != 0
+        case "growThroughBars": growThroughBars = value != 0
+        case "growWithoutLineArt": growWithoutLineArt = value != 0
+        case "trimBlocks": trimBlocks = value != 0
+        case "minimumStrokeToSize": minimumStrokeToSize = value
+        case "glyphOvershoot": glyphOvershoot = value
+        case "shortColumns": shortColumns = value != 0
+        case "minimumVerticalCharacterFraction": minimumVerticalCharacterFraction = value
+        case "trimSizeRatio": trimSizeRatio = value
+        case "trimGrayDifference": trimGrayDifference = value
+        case "trimStrokeRatio": trimStrokeRatio = value
+        case "trimHoledGrayDifference": trimHoledGrayDifference = value
         case "lineArtReading": lineArtReading = value != 0
         case "lineArtDarkOnly": lineArtDarkOnly = value != 0
         case "pruneWeakLines": pruneWeakLines = value != 0
@@ -176,6 +244,16 @@ extension AnalysisParameters {
         case "lineGap": lineGap = value
         case "minimumConfidence": minimumConfidence = value
         case "minimumVerticalConfidence": minimumVerticalConfidence = value
+        case "verifyBlocks": verifyBlocks = value != 0
+        case "texturedGround": texturedGround = value
+        case "texturedGroundVertical": texturedGroundVertical = value
+        case "texturedGradient": texturedGradient = value
+        case "texturedGroundConfidence": texturedGroundConfidence = value
+        case "pageNumberBand": pageNumberBand = value
+        case "pageNumberMinimumHeight": pageNumberMinimumHeight = value
+        case "pageNumberMaximumHeight": pageNumberMaximumHeight = value
+        case "pageNumberMaximumDigits": pageNumberMaximumDigits = Int(value)
+        case "pageNumberMaximumChroma": pageNumberMaximumChroma = value
         case "minimumDeepConfidence": minimumDeepConfidence = value
         case "minimumLineArtConfidence": minimumLineArtConfidence = value
         case "minimumLineArtGlyphs": minimumLineArtGlyphs = value

@@ -6,8 +6,10 @@
 //      direction in which its line is longer;
 //   5. lines merged into blocks; blocks scored for text-likeness (alignment, holes, size variety)
 //      so fences, grass, hatching and stripes drop out;
-//   6. each block refined at full resolution: ink mask, tight box, ink and background colours;
-//   7. roles (page numbers) and reading order.
+//   6. a second look at each block (BlockVerifier.swift): hatching and painted detail that
+//      passed the grouping are dropped;
+//   7. each block refined at full resolution: ink mask, tight box, ink and background colours;
+//   8. roles, a pass near the edges for page numbers (PageNumbers.swift), and reading order.
 
 import Dispatch
 import Geometry
@@ -56,13 +58,27 @@ public struct PageAnalyzer: Sendable {
         var found = perReading.flatMap { $0 }
         found = suppressOverlaps(found)
         if p.growLines { found = found.map { work.extendLine($0) } }
+        if p.shortColumns { found = found.map { work.addShortColumns($0) } }
         found = mergeFragments(found)
+        if p.trimBlocks {
+            // A block cut back to one line may be a line whose other words were fused with the
+            // art it sits on; growing it through its band recovers them.
+            found = found.map { b in
+                let t = trimToText(b)
+                return p.growLines && t.rect != b.rect ? work.extendLine(t) : t
+            }
+        }
+        if p.growEachLine { found = found.map { work.extendEachLine($0) } }
+
+        found = BlockVerifier(work: work).filter(found)
 
         var blocks: [DetectedBlock] = []
+        var glyphCounts: [Int] = []
         for b in found {
-            if let refined = work.refine(b, into: &mask) { blocks.append(refined) }
+            if let refined = work.refine(b, into: &mask) { blocks.append(refined); glyphCounts.append(b.componentCount) }
         }
-        blocks = assignRoles(blocks, pageWidth: page.width, pageHeight: page.height)
+        blocks = assignPageNumberRoles(blocks, glyphCounts: glyphCounts, pageWidth: page.width, pageHeight: page.height)
+        blocks += work.pageNumbers(avoiding: blocks, into: &mask)
         blocks = readingOrder(blocks, direction: readingDirection)
         return PageAnalysis(blocks: blocks, inkMask: mask)
     }
@@ -110,21 +126,54 @@ public struct PageAnalyzer: Sendable {
                 b.confidence = max(b.confidence, blocks[i].confidence)
             }
             b.componentCount = m.reduce(0) { $0 + blocks[$1].componentCount }
+            b.lines = m.flatMap { blocks[$0].lines }
             return b
         }
     }
 
-    private func assignRoles(_ blocks: [DetectedBlock], pageWidth: Int, pageHeight: Int) -> [DetectedBlock] {
-        let H = Double(pageHeight)
-        return blocks.map { b in
-            var b = b
-            let r = Rect(b.rect)
-            let nearEdge = r.midY > 0.86 * H || r.midY < 0.09 * H
-            if nearEdge && r.height < 0.045 * H && r.width < 0.12 * Double(pageWidth) && b.orientation == .horizontal {
-                b.role = .pageNumber
-            }
-            return b
+    /// Over a drawing, a block's lines include "lines" of the picture — picket tips, bunting,
+    /// a row of grass clumps — that joined it because they lie a line's distance away with
+    /// about the text's glyph size. They differ from the text in what is measured line by line:
+    /// grey, stroke width, glyph size. The block keeps the lines that match its reference line
+    /// and shrinks to them; the confidence and glyph count stay what they were, so this never
+    /// costs a block its place.
+    func trimToText(_ b: BlockCandidate) -> BlockCandidate {
+        guard b.lines.count >= 2 else { return b }
+        func evidence(_ l: LineSummary) -> Double { Double(l.glyphs) * (1 + Double(l.holed) / Double(max(1, l.glyphs))) }
+        // Printed type is solid ink, so its lines are the darkest (lightest, for light ink) of
+        // the block; drawn outlines come out paler at the working resolution. The reference is
+        // the best-evidenced line among those as inky as the inkiest.
+        let inkiest = b.polarity == .darkOnLight ? b.lines.map(\.gray).min() ?? 0 : b.lines.map(\.gray).max() ?? 255
+        guard let ref = b.lines.filter({ abs($0.gray - inkiest) <= parameters.trimGrayDifference })
+            .max(by: { evidence($0) < evidence($1) }) else { return b }
+        func grayLimit(_ l: LineSummary) -> Double {
+            l.holed >= 2 && 3 * l.holed >= l.glyphs ? max(parameters.trimGrayDifference, parameters.trimHoledGrayDifference)
+                : parameters.trimGrayDifference
         }
+        var kept = b.lines.filter { l in
+            max(l.thickness, ref.thickness) <= parameters.trimSizeRatio * min(l.thickness, ref.thickness)
+                && abs(l.gray - ref.gray) <= grayLimit(l)
+                && max(l.stroke, ref.stroke) <= parameters.trimStrokeRatio * min(l.stroke, ref.stroke) + 0.2
+        }
+        // Pieces of a kept line (an Arabic line comes in word groups of their own weight) are
+        // text too: what is trimmed is what lies in other rows.
+        let horizontal = b.orientation == .horizontal
+        func span(_ r: Rect) -> (Double, Double) { horizontal ? (r.minY, r.maxY) : (r.minX, r.maxX) }
+        for l in b.lines where !kept.contains(where: { $0.rect == l.rect }) {
+            let (lo, hi) = span(l.rect)
+            let sameRow = kept.contains { k in
+                let (klo, khi) = span(k.rect)
+                return min(hi, khi) - max(lo, klo) >= 0.5 * min(hi - lo, khi - klo)
+            }
+            if sameRow { kept.append(l) }
+        }
+        guard let first = kept.first else { return b }
+        let rect = kept.dropFirst().reduce(first.rect) { $0.union($1.rect) }
+        guard let clipped = rect.intersection(b.rect), clipped.area < b.rect.area else { return b }
+        var out = b
+        out.rect = clipped
+        out.lines = kept
+        return out
     }
 
     /// Rows of blocks top to bottom; within a row (blocks whose vertical spans overlap by half)
@@ -168,5 +217,21 @@ struct BlockCandidate {
     var level: UInt8
     /// Median glyph size across the lines (height for horizontal text, width for vertical).
     var size: Double
+    /// The lines the block was built from (after `score` dropped what did not sit on them).
+    var lines: [LineSummary] = []
     var strength: Double { confidence * Double(componentCount).squareRoot() * rect.area.squareRoot() }
+}
+
+/// What trimming a block needs to know about one of its lines, in working pixels.
+struct LineSummary {
+    var rect: Rect
+    /// Median glyph size across the line.
+    var thickness: Double
+    /// Mean working grey of its glyphs.
+    var gray: Double
+    /// Median stroke width of its glyphs.
+    var stroke: Double
+    var glyphs: Int
+    /// Glyphs with at least one enclosed counter.
+    var holed: Int
 }

@@ -317,52 +317,165 @@ final class WorkingImage: @unchecked Sendable {
         return comps
     }
 
-    /// Grows a one-line horizontal block sideways through its own band. Over a drawing, words
-    /// touching the art merge with it into components too big to be glyphs, so a line is often
-    /// found only in pieces. Inside a band just taller than the line, the art that crosses it
-    /// (pickets, legs, stems) is cut into slivers, and what it touched becomes glyph-sized
-    /// again; glyph-sized pieces next to the line extend it.
+    /// Grows a one-line block along its own band. Over a drawing, words touching the art
+    /// merge with it into components too big to be glyphs, so a line is often found only in
+    /// pieces. Inside a band just wider than the line, the art that crosses it (pickets, legs,
+    /// stems; rails and outlines across a vertical column) is cut into slivers, and what it
+    /// touched becomes glyph-sized again; glyph-sized pieces next to the line extend it. The
+    /// band is read transposed for a vertical column, so both directions share one rule.
     func extendLine(_ b: BlockCandidate) -> BlockCandidate {
         let t = b.size
-        guard b.orientation == .horizontal, t >= 3, b.rect.height <= 2.2 * t, let m = masks[b.polarity] else { return b }
-        let y0 = max(0, Int(b.rect.minY - 0.25 * t)), y1 = min(height, Int(b.rect.maxY + 0.25 * t) + 1)
-        let x0 = max(0, Int(b.rect.minX - 12 * t)), x1 = min(width, Int(b.rect.maxX + 12 * t) + 1)
+        let horizontal = b.orientation == .horizontal
+        guard horizontal || parameters.growColumns, t >= 3, let m = masks[b.polarity] else { return b }
+        let (aLo, aHi, cLo, cHi) = horizontal
+            ? (b.rect.minX, b.rect.maxX, b.rect.minY, b.rect.maxY) : (b.rect.minY, b.rect.maxY, b.rect.minX, b.rect.maxX)
+        guard cHi - cLo <= 2.2 * t else { return b }
+        let (alongSize, acrossSize) = horizontal ? (width, height) : (height, width)
+        // Band coordinates: x along the line, y across it.
+        let y0 = max(0, Int(cLo - 0.25 * t)), y1 = min(acrossSize, Int(cHi + 0.25 * t) + 1)
+        let x0 = max(0, Int(aLo - 12 * t)), x1 = min(alongSize, Int(aHi + 12 * t) + 1)
         let bw = x1 - x0, bh = y1 - y0
         guard bw > 0, bh > 2 else { return b }
         var band = [UInt8](repeating: 0, count: bw * bh), bandGray = [UInt8](repeating: 0, count: bw * bh)
         for y in 0..<bh {
             for x in 0..<bw {
-                band[y * bw + x] = m[(y + y0) * width + x + x0]
-                bandGray[y * bw + x] = gray[(y + y0) * width + x + x0]
+                let i = horizontal ? (y + y0) * width + x + x0 : (x + x0) * width + y + y0
+                band[y * bw + x] = m[i]
+                bandGray[y * bw + x] = gray[i]
             }
         }
-        let labeling = band.withUnsafeBufferPointer { mb in
-            bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: b.level, gray: gb, width: bw, height: bh) }
+        // Rails and long outlines run along a line of text set over a fence and fuse its words
+        // into one mass; the same contrast without line art (when it was read) frees them.
+        var level = b.level
+        if parameters.growWithoutLineArt && parameters.lineArtReading && (b.polarity == .darkOnLight || !parameters.lineArtDarkOnly) {
+            if level == 1 { level = 8 } else if level == 4 { level = 16 }
         }
-        var pieces: [Rect] = []
+        let labeling = band.withUnsafeBufferPointer { mb in
+            bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: level, gray: gb, width: bw, height: bh) }
+        }
+        var pieces: [(lo: Double, hi: Double)] = []
         for c in labeling.components {
             let cw = Double(c.width), ch = Double(c.height)
             // Art crossing the band is cut to slivers, which the bar test below drops; a letter
             // still joined to such a sliver is kept.
             if c.minY == 0 && Int(c.maxY) == bh - 1 && c.fill > 0.85 { continue }
             guard ch >= 0.5 * t, cw >= 2, cw <= 6 * t, c.area >= 8 else { continue }
-            guard min(cw, ch) >= (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1) else { continue }
+            // A bar that reaches the band's edge is art crossing it; one inside the band is
+            // an l, an i or a t (which the page-wide glyph test leaves out).
+            let bar = min(cw, ch) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
+            if bar && (!parameters.growThroughBars || c.minY == 0 || Int(c.maxY) == bh - 1 || min(cw, ch) < 3) { continue }
             guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
-            pieces.append(Rect(x: Double(Int(c.minX) + x0), y: Double(Int(c.minY) + y0), width: cw, height: ch))
+            pieces.append((Double(Int(c.minX) + x0), Double(Int(c.minX) + x0) + cw))
         }
-        var rect = b.rect
+        var lo = aLo, hi = aHi
         var grown = true
         while grown {
             grown = false
-            for p in pieces where !(p.minX >= rect.minX && p.maxX <= rect.maxX) {
-                let gap = p.minX >= rect.maxX ? p.minX - rect.maxX : (p.maxX <= rect.minX ? rect.minX - p.maxX : 0)
+            for p in pieces where !(p.lo >= lo && p.hi <= hi) {
+                let gap = p.lo >= hi ? p.lo - hi : (p.hi <= lo ? lo - p.hi : 0)
                 guard gap <= 1.2 * t else { continue }
-                rect = Rect(x: min(rect.minX, p.minX), y: rect.minY, width: max(rect.maxX, p.maxX) - min(rect.minX, p.minX), height: rect.height)
+                lo = min(lo, p.lo)
+                hi = max(hi, p.hi)
                 grown = true
             }
         }
         var out = b
+        out.rect = horizontal
+            ? Rect(x: lo, y: b.rect.minY, width: hi - lo, height: b.rect.height)
+            : Rect(x: b.rect.minX, y: lo, width: b.rect.width, height: hi - lo)
+        for i in out.lines.indices {
+            var r = out.lines[i].rect
+            if horizontal {
+                if r.minX <= aLo { r = Rect(x: lo, y: r.minY, width: r.maxX - lo, height: r.height) }
+                if r.maxX >= aHi { r = Rect(x: r.minX, y: r.minY, width: hi - r.minX, height: r.height) }
+            } else {
+                if r.minY <= aLo { r = Rect(x: r.minX, y: lo, width: r.width, height: r.maxY - lo) }
+                if r.maxY >= aHi { r = Rect(x: r.minX, y: r.minY, width: r.width, height: hi - r.minY) }
+            }
+            out.lines[i].rect = r
+        }
+        return out
+    }
+
+    /// `extendLine` for each line of a block of several: over a drawing the words of any line,
+    /// not just a lone one, can be fused with the art beside them.
+    func extendEachLine(_ b: BlockCandidate) -> BlockCandidate {
+        guard b.lines.count >= 2 else { return b }
+        var out = b
+        for i in b.lines.indices {
+            var one = b
+            one.rect = b.lines[i].rect
+            // The block's glyph size, not the line's: the largest line of a title (Three Little
+            // Pigs' "THREE LITTLE", 24 px against the block's 18) would otherwise reach across a
+            // gap of 1.2 of its own size into the drawing beside it.
+            one.size = min(b.size, b.lines[i].thickness)
+            one.lines = [b.lines[i]]
+            let grown = extendLine(one)
+            out.lines[i].rect = grown.rect
+            out.rect = out.rect.union(grown.rect)
+        }
+        return out
+    }
+
+    /// Adds the short columns beside a vertical block. Vertical text is set in top-aligned
+    /// columns, and the last one is often a word or two — one glyph, or two with a full stop
+    /// too small to count — which no chain of glyphs finds on its own. Beside a found column, a
+    /// run of glyph-sized pieces of the same grey that starts at the block's top, a column gap
+    /// away, is that short column.
+    func addShortColumns(_ b: BlockCandidate) -> BlockCandidate {
+        let t = b.size
+        guard b.orientation == .vertical, t >= 3, let m = masks[b.polarity] else { return b }
+        var rect = b.rect
+        var added: [LineSummary] = []
+        for _ in 0..<3 {
+            var grew = false
+            for side in [-1.0, 1.0] {
+                let reach = (parameters.lineGap + 1.6) * t
+                let x0 = side < 0 ? max(0, Int(rect.minX - reach)) : min(width, Int(rect.maxX) + 1)
+                let x1 = side < 0 ? max(0, Int(rect.minX)) : min(width, Int(rect.maxX + reach) + 1)
+                let y0 = max(0, Int(rect.minY - 0.5 * t)), y1 = min(height, Int(rect.maxY) + 1)
+                let rw = x1 - x0, rh = y1 - y0
+                guard rw > 2, rh > 2 else { continue }
+                var region = [UInt8](repeating: 0, count: rw * rh), regionGray = [UInt8](repeating: 0, count: rw * rh)
+                for y in 0..<rh {
+                    for x in 0..<rw {
+                        region[y * rw + x] = m[(y + y0) * width + x + x0]
+                        regionGray[y * rw + x] = gray[(y + y0) * width + x + x0]
+                    }
+                }
+                let labeling = region.withUnsafeBufferPointer { mb in
+                    regionGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: b.level, gray: gb, width: rw, height: rh) }
+                }
+                var pieces: [Rect] = []
+                for c in labeling.components {
+                    let cw = Double(c.width), ch = Double(c.height)
+                    // Pieces cut by the region's sides belong to whatever lies beyond it.
+                    if c.minX == 0 || Int(c.maxX) == rw - 1 || c.minY == 0 { continue }
+                    // CJK characters come apart into radicals, so pieces may be narrower than
+                    // the column; the column they add up to must not.
+                    guard cw >= 0.2 * t, cw <= 1.6 * t, ch >= 0.2 * t, ch <= 6 * t, c.area >= 8, min(cw, ch) >= 3 else { continue }
+                    guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
+                    pieces.append(Rect(x: Double(Int(c.minX) + x0), y: Double(Int(c.minY) + y0), width: cw, height: ch))
+                }
+                pieces.sort { $0.minY < $1.minY }
+                guard let top = pieces.first, top.minY <= rect.minY + t else { continue }
+                var column = top
+                for p in pieces.dropFirst() {
+                    let overlap = min(p.maxX, column.maxX) - max(p.minX, column.minX)
+                    guard overlap >= -0.3 * t, p.minY - column.maxY <= 1.2 * t, column.union(p).width <= 1.6 * t else { continue }
+                    column = column.union(p)
+                }
+                let gap = side < 0 ? rect.minX - column.maxX : column.minX - rect.maxX
+                guard gap <= parameters.lineGap * t, column.width >= 0.5 * t, column.height >= 0.6 * t else { continue }
+                rect = rect.union(column)
+                added.append(LineSummary(rect: column, thickness: column.width, gray: b.inkGray, stroke: b.lines.first?.stroke ?? 1, glyphs: 1, holed: 1))
+                grew = true
+            }
+            if !grew { break }
+        }
+        var out = b
         out.rect = rect
+        out.lines += added
         return out
     }
 
