@@ -117,6 +117,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var lineArtLength: Double = 0.06
     /// …while at most this many working pixels wide the other way, is a drawn line.
     public var lineArtWidth: Int = 3
+    /// Also grow dark lines through their band read by ink colour, pixels within this much
+    /// per channel of the line's ink (see `inkColourBand`; 0 turns it off).
+    public var inkColourDistance: Int = 30
     /// Leave short hole-free lines out of a block that has a clear line of text (see `score`).
     public var pruneWeakLines: Bool = false
     /// Grow one-line blocks sideways through their own band (see `extendLine`).
@@ -235,6 +238,7 @@ extension AnalysisParameters {
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "lineArtLength": lineArtLength = value
         case "lineArtWidth": lineArtWidth = Int(value)
+        case "inkColourDistance": inkColourDistance = Int(value)
         case "tallGlyphLimit": tallGlyphLimit = value
         case "minimumCharacterSize": minimumCharacterSize = Int(value)
         case "maximumCharacterFraction": maximumCharacterFraction = value

@@ -350,22 +350,29 @@ final class WorkingImage: @unchecked Sendable {
         if parameters.growWithoutLineArt && parameters.lineArtReading && (b.polarity == .darkOnLight || !parameters.lineArtDarkOnly) {
             if level == 1 { level = 8 } else if level == 4 { level = 16 }
         }
-        let labeling = band.withUnsafeBufferPointer { mb in
-            bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: level, gray: gb, width: bw, height: bh) }
-        }
         var pieces: [(lo: Double, hi: Double)] = []
-        for c in labeling.components {
-            let cw = Double(c.width), ch = Double(c.height)
-            // Art crossing the band is cut to slivers, which the bar test below drops; a letter
-            // still joined to such a sliver is kept.
-            if c.minY == 0 && Int(c.maxY) == bh - 1 && c.fill > 0.85 { continue }
-            guard ch >= 0.5 * t, cw >= 2, cw <= 6 * t, c.area >= 8 else { continue }
-            // A bar that reaches the band's edge is art crossing it; one inside the band is
-            // an l, an i or a t (which the page-wide glyph test leaves out).
-            let bar = min(cw, ch) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
-            if bar && (!parameters.growThroughBars || c.minY == 0 || Int(c.maxY) == bh - 1 || min(cw, ch) < 3) { continue }
-            guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
-            pieces.append((Double(Int(c.minX) + x0), Double(Int(c.minX) + x0) + cw))
+        // Pieces of the band read one way (a mask and the bits that count as ink).
+        func addPieces(_ band: [UInt8], _ level: UInt8) {
+            let labeling = band.withUnsafeBufferPointer { mb in
+                bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: level, gray: gb, width: bw, height: bh) }
+            }
+            for c in labeling.components {
+                let cw = Double(c.width), ch = Double(c.height)
+                // Art crossing the band is cut to slivers, which the bar test below drops; a letter
+                // still joined to such a sliver is kept.
+                if c.minY == 0 && Int(c.maxY) == bh - 1 && c.fill > 0.85 { continue }
+                guard ch >= 0.5 * t, cw >= 2, cw <= 6 * t, c.area >= 8 else { continue }
+                // A bar that reaches the band's edge is art crossing it; one inside the band is
+                // an l, an i or a t (which the page-wide glyph test leaves out).
+                let bar = min(cw, ch) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
+                if bar && (!parameters.growThroughBars || c.minY == 0 || Int(c.maxY) == bh - 1 || min(cw, ch) < 3) { continue }
+                guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
+                pieces.append((Double(Int(c.minX) + x0), Double(Int(c.minX) + x0) + cw))
+            }
+        }
+        addPieces(band, level)
+        if parameters.inkColourDistance > 0 && b.polarity == .darkOnLight {
+            addPieces(inkColourBand(b, horizontal: horizontal, x0: x0, y0: y0, bw: bw, bh: bh), 1)
         }
         var lo = aLo, hi = aHi
         var grown = true
@@ -393,6 +400,54 @@ final class WorkingImage: @unchecked Sendable {
                 if r.maxY >= aHi { r = Rect(x: r.minX, y: r.minY, width: r.width, height: hi - r.minY) }
             }
             out.lines[i].rect = r
+        }
+        return out
+    }
+
+    /// The band of `extendLine` read by colour: set where the working pixel's mean colour lies
+    /// within `inkColourDistance` (per channel) of the line's ink. Type is printed in one ink,
+    /// while what it is set over differs in hue even where its grey matches: grass blades and
+    /// a dark door the last word runs onto fuse with the letters by contrast but not by colour.
+    private func inkColourBand(_ b: BlockCandidate, horizontal: Bool, x0: Int, y0: Int, bw: Int, bh: Int) -> [UInt8] {
+        let f = factor, pw = page.width
+        var out = [UInt8](repeating: 0, count: bw * bh)
+        guard let m = masks[b.polarity] else { return out }
+        page.pixels.withUnsafeBufferPointer { src in
+            func mean(_ wx: Int, _ wy: Int) -> (Int, Int, Int) {
+                var r = 0, g = 0, bl = 0
+                for yy in 0..<f {
+                    let base = (wy * f + yy) * pw + wx * f
+                    for xx in 0..<f {
+                        let p = src[base + xx]
+                        r += Int(p.r); g += Int(p.g); bl += Int(p.b)
+                    }
+                }
+                let n = f * f
+                return (r / n, g / n, bl / n)
+            }
+            // The ink: the inkier half of the line's own mask pixels.
+            var sr = 0, sg = 0, sb = 0, n = 0
+            let level = b.level
+            let ys = max(0, Int(b.rect.minY)), ye = max(ys, min(height, Int(b.rect.maxY) + 1))
+            let xs = max(0, Int(b.rect.minX)), xe = max(xs, min(width, Int(b.rect.maxX) + 1))
+            for wy in ys..<ye {
+                for wx in xs..<xe {
+                    let i = wy * width + wx
+                    guard m[i] & level != 0, Double(gray[i]) <= b.inkGray else { continue }
+                    let (r, g, bl) = mean(wx, wy)
+                    sr += r; sg += g; sb += bl; n += 1
+                }
+            }
+            guard n >= 8 else { return }
+            let ink = (sr / n, sg / n, sb / n)
+            let d = parameters.inkColourDistance
+            for y in 0..<bh {
+                for x in 0..<bw {
+                    let (wx, wy) = horizontal ? (x + x0, y + y0) : (y + y0, x + x0)
+                    let (r, g, bl) = mean(wx, wy)
+                    if abs(r - ink.0) <= d && abs(g - ink.1) <= d && abs(bl - ink.2) <= d { out[y * bw + x] = 1 }
+                }
+            }
         }
         return out
     }

@@ -309,6 +309,26 @@ func onText(_ box: PixelRect, _ truth: PageTruth) -> Double {
         }
     }
 
+    /// Seed 1001 p. 8: an English line over a fence and grass whose last word runs onto a dark
+    /// brown door. By contrast the word is one mass with the door and the grass blades; read by
+    /// the line's own ink colour (near black) the door and the green blades drop out and the
+    /// line grows to its end. Without the colour reading the box stops before "spring."
+    @Test func lineGrowsByItsInkColour() throws {
+        let page = try corpusPage(seed: 1_001, number: 8)
+        let image = try scanned(page)
+        let english = try #require(page.truth.textBoxes.first { $0.placement == .overArt && $0.role == .body && $0.language == "en" })
+        let analysis = PageAnalyzer().analyze(image)
+        let hits = analysis.blocks.filter { $0.rect.intersection(english.rect) != nil }
+        #expect(coverage(of: english.rect, by: hits.map(\.rect)) >= 0.8, "boxes \(hits.map(\.rect)) on \(english.rect)")
+        for b in hits {
+            #expect(onText(b.rect, page.truth) >= 0.7, "box \(b.rect) spills over the art")
+        }
+        var without = AnalysisParameters()
+        without.inkColourDistance = 0
+        let before = PageAnalyzer(parameters: without).analyze(image).blocks.filter { $0.rect.intersection(english.rect) != nil }
+        #expect(coverage(of: english.rect, by: before.map(\.rect)) < 0.8, "the line was found without the colour reading too")
+    }
+
     /// Pages where outline drawing lined up beside or under text: a cat's head and pickets
     /// (1003 p. 7), pickets under a paragraph (1004 p. 11), grass and a path at the foot (1004 p. 9),
     /// pickets between rails in pairs (1002 p. 11), slivers of sky between pickets (1003 p. 6).
