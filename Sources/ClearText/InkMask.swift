@@ -247,28 +247,38 @@ public enum InkMask {
         return Local(rect: r, mask: cropped)
     }
 
-    /// Clears every 8-connected mask component that has a pixel outside `inner`: text stays
-    /// inside its box, the art's lines run on.
-    static func dropReachingOut(_ mask: inout [UInt8], rect: PixelRect, inner: PixelRect) {
-        let w = rect.width, h = rect.height
-        var label = [Int32](repeating: -1, count: w * h)
-        var stack: [Int] = [], pixels: [Int] = []
-        for start in mask.indices where mask[start] != 0 && label[start] < 0 {
-            label[start] = 0
+    /// The 8-connected components of the pixels of a `width`×`height` grid where `isMember`
+    /// holds, each as its pixel indices (row-major).
+    static func components(width w: Int, height h: Int, where isMember: (Int) -> Bool) -> [[Int]] {
+        var seen = [Bool](repeating: false, count: w * h)
+        var stack: [Int] = []
+        var found: [[Int]] = []
+        for start in 0..<(w * h) where !seen[start] && isMember(start) {
+            seen[start] = true
             stack.append(start)
-            pixels.removeAll(keepingCapacity: true)
-            var out = false
+            var pixels: [Int] = []
             while let i = stack.popLast() {
                 pixels.append(i)
                 let y = i / w, x = i - y * w
-                if !inner.contains(x: x + rect.minX, y: y + rect.minY) { out = true }
                 for yy in max(0, y - 1)...min(h - 1, y + 1) {
                     for xx in max(0, x - 1)...min(w - 1, x + 1) {
                         let j = yy * w + xx
-                        if mask[j] != 0 && label[j] < 0 { label[j] = 0; stack.append(j) }
+                        if !seen[j] && isMember(j) { seen[j] = true; stack.append(j) }
                     }
                 }
             }
+            found.append(pixels)
+        }
+        return found
+    }
+
+    /// Clears every 8-connected mask component that has a pixel outside `inner`: text stays
+    /// inside its box, the art's lines run on.
+    static func dropReachingOut(_ mask: inout [UInt8], rect: PixelRect, inner: PixelRect) {
+        let w = rect.width
+        let m = mask
+        for pixels in components(width: w, height: rect.height, where: { m[$0] != 0 }) {
+            let out = pixels.contains { i in !inner.contains(x: i % w + rect.minX, y: i / w + rect.minY) }
             if out { for i in pixels { mask[i] = 0 } }
         }
     }
@@ -278,27 +288,15 @@ public enum InkMask {
     /// core (an outline running along a letter) is not a crumb and goes.
     static func keepCoreAndItsCrumbs(_ mask: inout [UInt8], core: [UInt8], width w: Int, height h: Int) {
         let crumb = 40
-        var label = [Int32](repeating: -1, count: w * h)
-        var stack: [Int] = [], pixels: [Int] = []
-        for start in mask.indices where mask[start] != 0 && core[start] == 0 && label[start] < 0 {
-            label[start] = 0
-            stack.append(start)
-            pixels.removeAll(keepingCapacity: true)
-            var touches = false
-            while let i = stack.popLast() {
-                pixels.append(i)
+        let m = mask
+        for pixels in components(width: w, height: h, where: { m[$0] != 0 && core[$0] == 0 }) {
+            let keep = pixels.count <= crumb && pixels.contains { i in  // small, and touching the core
                 let y = i / w, x = i - y * w
                 for yy in max(0, y - 1)...min(h - 1, y + 1) {
-                    for xx in max(0, x - 1)...min(w - 1, x + 1) {
-                        let j = yy * w + xx
-                        if core[j] != 0 { touches = true } else if mask[j] != 0 && label[j] < 0 {
-                            label[j] = 0
-                            stack.append(j)
-                        }
-                    }
+                    for xx in max(0, x - 1)...min(w - 1, x + 1) where core[yy * w + xx] != 0 { return true }
                 }
+                return false
             }
-            let keep = touches && pixels.count <= crumb
             if !keep { for i in pixels { mask[i] = 0 } }
         }
     }
@@ -308,30 +306,19 @@ public enum InkMask {
     /// one that also holds letters (an outline touching them) keeps its inside part: filling a
     /// stretch of outline costs far less than leaving letters on the page.
     static func dropArtLines(_ core: inout [UInt8], rect: PixelRect, inner: PixelRect) {
-        let w = rect.width, h = rect.height
-        var label = [Int32](repeating: -1, count: w * h)
-        var stack: [Int] = [], pixels: [Int] = []
-        for start in core.indices where core[start] != 0 && label[start] < 0 {
-            label[start] = 0
-            stack.append(start)
-            pixels.removeAll(keepingCapacity: true)
+        let w = rect.width
+        let c = core
+        for pixels in components(width: w, height: rect.height, where: { c[$0] != 0 }) {
             var out = false
             var inside = 0
             var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
-            while let i = stack.popLast() {
-                pixels.append(i)
+            for i in pixels {
                 let y = i / w, x = i - y * w
                 if !inner.contains(x: x + rect.minX, y: y + rect.minY) {
                     out = true
                 } else {
                     inside += 1
                     x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
-                }
-                for yy in max(0, y - 1)...min(h - 1, y + 1) {
-                    for xx in max(0, x - 1)...min(w - 1, x + 1) {
-                        let j = yy * w + xx
-                        if core[j] != 0 && label[j] < 0 { label[j] = 0; stack.append(j) }
-                    }
                 }
             }
             guard out else { continue }
