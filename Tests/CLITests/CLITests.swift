@@ -160,6 +160,26 @@ final class Scratch {
         #expect(!FileManager.default.fileExists(atPath: s.file("o.png")))
     }
 
+    // Exit status 64 means "the command line is wrong" in every subcommand (README's table), and
+    // such a run must not touch the book.
+    @Test(arguments: [
+        ["analyze", "BOOK", "--jobs", "0"], ["analyze", "BOOK", "--set", "noSuchParameter=1"],
+        ["analyze", "BOOK", "--set", "windowRadius"], ["clear", "BOOK", "--jobs", "65"],
+        ["clear", "BOOK", "--method", "smudge"], ["clear", "BOOK", "--dilation", "-1"],
+        ["popout", "BOOK", "--jobs", "0"], ["popout", "BOOK", "--scale", "2", "--text-height", "30"],
+        ["popout", "BOOK", "--scale", "0"], ["validate"],
+    ])
+    func badBookCommandOptionsAreUsageErrors(_ arguments: [String]) throws {
+        let s = try Scratch()
+        try s.writeTestImages()
+        let before = try s.contents()
+        let r = try CLI.run(arguments.map { $0 == "BOOK" ? s.file("scans") : $0 })
+        #expect(r.status == 64, "\(arguments): \(r.stderr)")
+        #expect(!r.stderr.isEmpty)
+        #expect(try s.contents() == before, "\(arguments) must not write anything")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.file("scans")).sorted() == ["p1.png", "p10.png", "p2.jpg"])
+    }
+
     @Test func unknownOutputFormatIsRefused() throws {
         let s = try Scratch()
         try s.writeTestImages()

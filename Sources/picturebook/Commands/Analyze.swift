@@ -59,19 +59,25 @@ struct Analyze: ParsableCommand {
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a detector parameter, NAME=VALUE (for tuning; see AnalysisParameters).", visibility: .hidden))
     var overrides: [String] = []
 
-    func run() throws {
+    /// The detector's parameters with every `--set` applied; a bad override is a usage error.
+    func analysisParameters() throws -> AnalysisParameters {
         var parameters = AnalysisParameters()
         for o in overrides {
             let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
             guard kv.count == 2, let v = Double(kv[1]), parameters.set(kv[0], to: v) else {
-                Console.error("analyze: --set expects NAME=NUMBER with a parameter of AnalysisParameters, got '\(o)'")
-                throw ExitCode(2)
+                throw ValidationError("--set expects NAME=NUMBER with a parameter of AnalysisParameters, got '\(o)'")
             }
         }
-        guard jobs >= 1 && jobs <= 64 else {
-            Console.error("analyze: --jobs must be 1...64, got \(jobs)")
-            throw ExitCode(2)
-        }
+        return parameters
+    }
+
+    func validate() throws {
+        _ = try analysisParameters()
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64, got \(jobs)") }
+    }
+
+    func run() throws {
+        let parameters = try analysisParameters()
         let directory = book
         var model: Book
         do {
@@ -82,7 +88,7 @@ struct Analyze: ParsableCommand {
             }
         } catch {
             Console.error("analyze: \(error.description)")
-            throw ExitCode(2)
+            throw ExitCode.failure
         }
 
         // The detector's ink mask is what the in-fill needs; keeping it spares `clear` a second

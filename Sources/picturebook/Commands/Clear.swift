@@ -56,24 +56,27 @@ struct Clear: ParsableCommand {
     @Flag(help: "Redo outputs even when they are up to date.")
     var force = false
 
-    func run() throws {
+    /// The in-fill's parameters from the options; a bad value is a usage error.
+    func inFillParameters() throws -> InFillParameters {
         var params = InFillParameters()
         params.dilation = dilation
         if method != "auto" {
             guard let m = FillMethod(rawValue: method) else {
-                Console.error("clear: --method must be auto, flat, gradient, structure or texture, got '\(method)'")
-                throw ExitCode.failure
+                throw ValidationError("--method must be auto, flat, gradient, structure or texture, got '\(method)'")
             }
             params.method = m
         }
-        guard (1...64).contains(jobs) else {
-            Console.error("clear: --jobs must be 1...64, got \(jobs)")
-            throw ExitCode.failure
-        }
-        do { try params.validate() } catch {
-            Console.error("clear: \(error)")
-            throw ExitCode.failure
-        }
+        do { try params.validate() } catch { throw ValidationError(error.description) }
+        return params
+    }
+
+    func validate() throws {
+        _ = try inFillParameters()
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64, got \(jobs)") }
+    }
+
+    func run() throws {
+        let params = try inFillParameters()
         let job = try BookJob(book: book, out: out, defaultFolder: "clear", command: "clear")
         if let fillMasks { try BookJob.makeFolder(fillMasks, command: "clear") }
         let infill = InFill(params)

@@ -44,23 +44,24 @@ struct Popout: ParsableCommand {
     @Flag(help: "Redo outputs even when they are up to date.")
     var force = false
 
-    func run() throws {
+    /// The crop parameters from the options; a bad value is a usage error.
+    func popoutParameters() throws -> PopoutParameters {
         var p = PopoutParameters()
         p.scale = scale
         p.targetTextHeight = textHeight
         p.marginFraction = margin
-        if scale != nil && textHeight != nil {
-            Console.error("popout: give either --scale or --text-height, not both")
-            throw ExitCode.failure
-        }
-        guard (1...64).contains(jobs) else {
-            Console.error("popout: --jobs must be 1...64, got \(jobs)")
-            throw ExitCode.failure
-        }
-        do { try p.validate() } catch {
-            Console.error("popout: \(error)")
-            throw ExitCode.failure
-        }
+        if scale != nil && textHeight != nil { throw ValidationError("give either --scale or --text-height, not both") }
+        do { try p.validate() } catch { throw ValidationError(error.description) }
+        return p
+    }
+
+    func validate() throws {
+        _ = try popoutParameters()
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64, got \(jobs)") }
+    }
+
+    func run() throws {
+        let p = try popoutParameters()
         let job = try BookJob(book: book, out: out, defaultFolder: "popout", command: "popout")
         let force = self.force, params = p
         let fingerprintBase = "popout/1 \(params) mask=estimate \(InkMaskParameters())"

@@ -32,11 +32,11 @@ struct Validate: ParsableCommand {
     @Flag(help: "Treat warnings as failures.")
     var strict = false
 
+    func validate() throws {
+        guard !books.isEmpty else { throw ValidationError("name at least one book folder, e.g. picturebook validate Books/moon-rabbit") }
+    }
+
     func run() throws {
-        guard !books.isEmpty else {
-            Console.error("validate: name at least one book folder, e.g. picturebook validate Books/moon-rabbit")
-            throw ExitCode(2)
-        }
         let imageSize = pageImageSize
         let report = ValidationReport(checks: books.map { BookCheck.run($0, imageSize: imageSize) }, strict: strict)
         if json {
