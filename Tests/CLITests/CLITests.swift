@@ -180,6 +180,16 @@ final class Scratch {
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.file("scans")).sorted() == ["p1.png", "p10.png", "p2.jpg"])
     }
 
+    @Test(arguments: ["clear", "popout"])
+    func bareFolderOfScansPointsToAnalyze(_ command: String) throws {
+        let s = try Scratch()
+        try s.writeTestImages()
+        let r = try CLI.run([command, s.file("scans")])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("no book.json") && r.stderr.contains("picturebook analyze"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.file("scans")).sorted() == ["p1.png", "p10.png", "p2.jpg"])
+    }
+
     @Test func unknownOutputFormatIsRefused() throws {
         let s = try Scratch()
         try s.writeTestImages()

@@ -174,6 +174,12 @@ struct BookJob: Sendable {
             throw ExitCode.failure
         }
         let (directory, _) = BookDirectory.resolve(operand)
+        // A bare folder of scans is the usual first try: say which command makes it a book.
+        guard BookDirectory.containsBook(directory) else {
+            Console.error("\(command): \(operand): not a book folder: there is no \(BookDirectory.manifestName) in it; "
+                          + "`picturebook analyze \(operand)` finds the text on the scans and writes one")
+            throw ExitCode.failure
+        }
         do {
             self.book = try Book.load(directory: directory).book
         } catch {
