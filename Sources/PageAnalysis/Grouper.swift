@@ -248,9 +248,20 @@ struct Grouper {
 
         // Hard rejections: the illustration detail the generator (and real books) draw.
         if thinFrac > 0.55 { return nil }                             // grass blades, pickets, rain
-        if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return nil }   // evenly repeated shapes
         if meanFill < 0.2 && holeFrac < 0.1 { return nil }            // hatching strokes
         if alignFrac < 0.4 { return nil }
+        // A fragment that fails only the softer tests below may still be the end of a line
+        // found elsewhere (a few words of small print whose counters closed up at the working
+        // resolution look as even as a row of shapes); it is kept aside, marked weak, and
+        // joins a block only when it continues one of that block's lines.
+        let mayBeWeak = horizontal && parameters.attachFragments && thinFrac <= 0.3 && alignFrac >= 0.6 && level != 32
+        func weak() -> BlockCandidate? {
+            guard mayBeWeak else { return nil }
+            var b = candidate(kept, glyphs: g, confidence: 0)
+            b.weak = true
+            return b
+        }
+        if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return weak() }   // evenly repeated shapes
         // Two stacked blobs are a stem or a post; side by side, pairs like that are a fence's
         // pickets between its rails: a column needs three glyphs of its own. And vertical type
         // is never tiny: columns a few pixels wide are gaps between pickets and blades of grass.
@@ -279,14 +290,20 @@ struct Grouper {
             floor = max(floor, parameters.minimumLineArtConfidence)
             if units < parameters.minimumLineArtGlyphs { return nil }
         }
-        guard conf >= floor else { return nil }
-        let gray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(n)
+        guard conf >= floor else { return weak() }
+        return candidate(kept, glyphs: g, confidence: min(1, conf))
+    }
+
+    private func candidate(_ kept: [Line], glyphs g: [Glyph], confidence: Double) -> BlockCandidate {
+        let n = kept.reduce(0) { $0 + $1.members.count }
+        let rect = kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }
+        let gray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(max(1, n))
         let summaries = kept.map { l in
             LineSummary(rect: l.rect, thickness: l.thickness, gray: l.members.reduce(0.0) { $0 + g[$1].gray } / Double(l.members.count),
                         stroke: median(l.members.map { g[$0].stroke }), glyphs: l.members.count,
                         holed: l.members.filter { g[$0].holes > 0 }.count)
         }
-        return BlockCandidate(rect: rect, orientation: orientation, polarity: polarity, confidence: min(1, conf),
+        return BlockCandidate(rect: rect, orientation: kept[0].orientation, polarity: polarity, confidence: confidence,
                               componentCount: n, inkGray: gray, level: level, size: median(kept.map(\.thickness)), lines: summaries)
     }
 }

@@ -122,6 +122,16 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var inkColourDistance: Int = 30
     /// Leave short hole-free lines out of a block that has a clear line of text (see `score`).
     public var pruneWeakLines: Bool = false
+    /// Keep the lines of a weaker overlapping block that lie outside the stronger one.
+    public var salvageLines: Bool = true
+    /// Split a paragraph that wraps around a drawing into rectangles (see `splitAtMargins`).
+    public var splitAtMargins: Bool = true
+    /// A margin moves when rows start or end this many glyph sizes away from the block's so far.
+    public var marginShift: Double = 3
+    /// Let fragments that are no text on their own extend a line they continue (see `attach`).
+    public var attachFragments: Bool = true
+    /// How far along the line (in glyph sizes) such a fragment may start from the line's end.
+    public var fragmentGap: Double = 3.0
     /// Grow one-line blocks sideways through their own band (see `extendLine`).
     public var growLines: Bool = true
     /// Grow lines through the reading of their contrast without line art (rails fused with
@@ -236,6 +246,11 @@ extension AnalysisParameters {
         case "lineArtReading": lineArtReading = value != 0
         case "lineArtDarkOnly": lineArtDarkOnly = value != 0
         case "pruneWeakLines": pruneWeakLines = value != 0
+        case "salvageLines": salvageLines = value != 0
+        case "attachFragments": attachFragments = value != 0
+        case "splitAtMargins": splitAtMargins = value != 0
+        case "marginShift": marginShift = value
+        case "fragmentGap": fragmentGap = value
         case "lineArtLength": lineArtLength = value
         case "lineArtWidth": lineArtWidth = Int(value)
         case "inkColourDistance": inkColourDistance = Int(value)

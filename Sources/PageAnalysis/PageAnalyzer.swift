@@ -56,10 +56,13 @@ public struct PageAnalyzer: Sendable {
             }
         }
         var found = perReading.flatMap { $0 }
+        let fragments = found.filter(\.weak)
+        found.removeAll(where: \.weak)
         found = suppressOverlaps(found)
         if p.growLines { found = found.map { work.extendLine($0) } }
         if p.shortColumns { found = found.map { work.addShortColumns($0) } }
         found = mergeFragments(found)
+        if p.attachFragments { found = attach(fragments, to: found) }
         if p.trimBlocks {
             // A block cut back to one line may be a line whose other words were fused with the
             // art it sits on; growing it through its band recovers them.
@@ -69,6 +72,10 @@ public struct PageAnalyzer: Sendable {
             }
         }
         if p.growEachLine { found = found.map { work.extendEachLine($0) } }
+        if p.splitAtMargins {
+            let all = found.flatMap(\.lines)
+            found = found.flatMap { splitAtMargins($0, allLines: all, work: work) }
+        }
 
         found = BlockVerifier(work: work).filter(found)
 
@@ -85,15 +92,31 @@ public struct PageAnalyzer: Sendable {
 
     /// Where a dark-ink and a light-ink reading (or two orientations) claim the same place —
     /// the counters of dark letters look like light text — the stronger one wins.
+    ///
+    /// A weaker block loses only the lines that lie in a stronger one: one reading may find a
+    /// paragraph's upper lines as one block and its lower lines, with some of the upper ones, as
+    /// another, and the lower lines are found nowhere else.
     private func suppressOverlaps(_ blocks: [BlockCandidate]) -> [BlockCandidate] {
         let sorted = blocks.sorted { $0.strength > $1.strength }
         var kept: [BlockCandidate] = []
-        for b in sorted {
-            let clash = kept.contains { k in
-                guard let i = k.rect.intersection(b.rect) else { return false }
-                return i.area >= 0.4 * min(k.rect.area, b.rect.area)
+        func clashes(_ r: Rect) -> Bool {
+            kept.contains { k in
+                guard let i = k.rect.intersection(r) else { return false }
+                return i.area >= 0.4 * min(k.rect.area, r.area)
             }
-            if !clash { kept.append(b) }
+        }
+        for b in sorted {
+            guard clashes(b.rect) else { kept.append(b); continue }
+            guard parameters.salvageLines, b.lines.count >= 2 else { continue }
+            let rest = b.lines.filter { !clashes($0.rect) }
+            guard rest.count < b.lines.count, let first = rest.first else { continue }
+            var r = b
+            r.lines = rest
+            r.rect = rest.dropFirst().reduce(first.rect) { $0.union($1.rect) }
+            r.componentCount = rest.reduce(0) { $0 + $1.glyphs }
+            // What is left must stand as text on its own, and not overlap what was kept.
+            guard r.componentCount >= 4, !clashes(r.rect) else { continue }
+            kept.append(r)
         }
         return kept
     }
@@ -131,6 +154,150 @@ public struct PageAnalyzer: Sendable {
         }
     }
 
+    /// Hysteresis for lines: a weak fragment (see `Grouper.score`) joins a block when one of its
+    /// lines continues one of the block's — the same row, glyph size and ink, and at most a
+    /// word space or two along — so a line's last words come with it even where they alone
+    /// would not pass for text. Fragments can chain (each one added extends the line).
+    func attach(_ fragments: [BlockCandidate], to blocks: [BlockCandidate]) -> [BlockCandidate] {
+        var out = blocks
+        var pending = fragments.flatMap { f in f.lines.map { (line: $0, polarity: f.polarity) } }
+        var changed = true
+        while changed && !pending.isEmpty {
+            changed = false
+            pending.removeAll { piece in
+                let l = piece.line
+                for bi in out.indices where out[bi].orientation == .horizontal && out[bi].polarity == piece.polarity {
+                    let continues = out[bi].lines.contains { k in
+                        let overlap = min(l.rect.maxY, k.rect.maxY) - max(l.rect.minY, k.rect.minY)
+                        let gap = max(l.rect.minX, k.rect.minX) - min(l.rect.maxX, k.rect.maxX)
+                        return overlap >= 0.6 * min(l.rect.height, k.rect.height)
+                            && max(l.thickness, k.thickness) <= 1.4 * min(l.thickness, k.thickness)
+                            && abs(l.gray - k.gray) <= 40
+                            && gap <= parameters.fragmentGap * max(l.thickness, k.thickness)
+                    }
+                    guard continues else { continue }
+                    // A fragment only extends a block: one inside it (another reading's copy of
+                    // a line it has, or art between its lines) adds nothing, and would change
+                    // which line the block's trimming takes for its reference.
+                    let known = (out[bi].rect.intersection(l.rect)?.area ?? 0) >= 0.8 * l.rect.area
+                    changed = changed || !known
+                    if known { return true }
+                    out[bi].rect = out[bi].rect.union(l.rect)
+                    var line = l
+                    line.attached = true
+                    out[bi].lines.append(line)
+                    out[bi].componentCount += l.glyphs
+                    return true
+                }
+                return false
+            }
+        }
+        return out
+    }
+
+    /// A paragraph that wraps around a drawing — narrow beside it, full width below — is an
+    /// L-shaped area, and its one box covers the drawing; the ink mask (and so ClearText) would
+    /// take the drawing with the text. Such a block is cut in two where its margin moves.
+    /// Rows are the lines in the block's box (its own and those of blocks inside it: the words
+    /// of one row are often found as blocks of their own) grouped by their vertical overlap.
+    /// Many rows are found only in part — words fused with the drawing, a last line, an indent —
+    /// so the cut is a change point: the row between which the rows' left ends (or right ends)
+    /// are best explained as two runs, each about its own median (least absolute deviation),
+    /// among cuts with three rows at least on each side whose medians differ by `marginShift`
+    /// glyph sizes. Rows found in part make such runs too, so the cut must also be seen on the
+    /// page: beside the narrow part's rows, near their margin, a column of the working mask
+    /// that is (almost) free of ink — the white gutter between a text column and a drawing,
+    /// which words of rows found in part do not leave. The narrow part is cut back to that
+    /// gutter; the wide part keeps the block's full width. The parts meet halfway between
+    /// their rows, so text that no line found there is still inside one.
+    func splitAtMargins(_ b: BlockCandidate, allLines: [LineSummary], work: WorkingImage) -> [BlockCandidate] {
+        guard b.orientation == .horizontal, b.lines.count >= 6 else { return [b] }
+        var rows: [(rect: Rect, lines: [LineSummary])] = []
+        let inBox = allLines.filter { l in (l.rect.intersection(b.rect)?.area ?? 0) >= 0.5 * l.rect.area }
+        for l in inBox.sorted(by: { $0.rect.minY < $1.rect.minY }) {
+            if let i = rows.firstIndex(where: { r in
+                min(l.rect.maxY, r.rect.maxY) - max(l.rect.minY, r.rect.minY) >= 0.5 * min(l.rect.height, r.rect.height)
+            }) {
+                rows[i].rect = rows[i].rect.union(l.rect)
+                rows[i].lines.append(l)
+            } else {
+                rows.append((l.rect, [l]))
+            }
+        }
+        rows.sort { $0.rect.minY < $1.rect.minY }
+        guard rows.count >= 6 else { return [b] }
+        func quantile(_ v: [Double], _ q: Double) -> Double {
+            let s = v.sorted()
+            return s[min(s.count - 1, Int(q * Double(s.count - 1) + 0.5))]
+        }
+        // The margin's change point: the cut that best explains the rows' ends as two runs,
+        // each about its own median (least absolute deviation), among cuts where the medians
+        // differ by `marginShift` glyph sizes. (Row where the lower part starts, left margin
+        // moved, lower part is the narrow one.)
+        let shift = parameters.marginShift * b.size
+        func deviation(_ v: ArraySlice<Double>) -> (median: Double, cost: Double) {
+            let m = quantile(Array(v), 0.5)
+            return (m, v.reduce(0) { $0 + abs($1 - m) })
+        }
+        var best = 0.0, cut: (at: Int, left: Bool, lowerNarrow: Bool)?
+        for isLeft in [true, false] {
+            let ends = rows.map { isLeft ? $0.rect.minX : $0.rect.maxX }
+            let whole = deviation(ends[...]).cost
+            for k in 3...(rows.count - 3) {
+                let above = deviation(ends[0..<k]), below = deviation(ends[k...])
+                let move = isLeft ? below.median - above.median : above.median - below.median
+                let gain = whole - above.cost - below.cost
+                if abs(move) >= shift && gain > best { best = gain; cut = (k, isLeft, move > 0) }
+            }
+        }
+        guard let cut else { return [b] }
+        let narrow = cut.lowerNarrow ? rows[cut.at...] : rows[0..<cut.at]
+        let margin = cut.left ? quantile(narrow.map(\.rect.minX), 0.1) : quantile(narrow.map(\.rect.maxX), 0.9)
+        guard let gutter = gutter(near: margin, left: cut.left, rows: narrow.map(\.rect), size: b.size,
+                                  polarity: b.polarity, work: work) else { return [b] }
+        let mid = (rows[cut.at - 1].rect.maxY + rows[cut.at].rect.minY) / 2
+        var parts: [BlockCandidate] = []
+        for lower in [false, true] {
+            let rs = lower ? rows[cut.at...] : rows[0..<cut.at]
+            var minX = b.rect.minX, maxX = b.rect.maxX
+            if lower == cut.lowerNarrow {
+                if cut.left { minX = gutter } else { maxX = gutter }
+            }
+            let (top, bottom) = lower ? (mid, b.rect.maxY) : (b.rect.minY, mid)
+            guard maxX > minX, bottom > top else { return [b] }
+            var part = b
+            part.rect = Rect(x: minX, y: top, width: maxX - minX, height: bottom - top)
+            part.lines = b.lines.filter { l in (l.rect.intersection(part.rect)?.area ?? 0) >= 0.5 * l.rect.area }
+            part.componentCount = part.lines.reduce(0) { $0 + $1.glyphs }
+            if !part.lines.isEmpty { parts.append(part) }
+        }
+        return parts.isEmpty ? [b] : parts
+    }
+
+    /// The white gutter beside a text column: the column of the working mask, from two glyph
+    /// sizes outside `margin` to half a glyph inside it, with the least ink over the rows'
+    /// height, if that is at most 3 % of it (a stray mark may cross a gutter). Nil when there
+    /// is none — the rows' ends there are words, not a margin.
+    private func gutter(near margin: Double, left: Bool, rows: [Rect], size: Double,
+                        polarity: DetectedPolarity, work: WorkingImage) -> Double? {
+        guard let m = work.masks[polarity], let first = rows.first else { return nil }
+        let y0 = max(0, Int(first.minY)), y1 = min(work.height, Int(rows.map(\.maxY).max()!.rounded(.up)) + 1)
+        guard y1 > y0 else { return nil }
+        let (a, b) = left ? (margin - 2 * size, margin + 0.5 * size) : (margin - 0.5 * size, margin + 2 * size)
+        let x0 = max(0, Int(a)), x1 = min(work.width - 1, Int(b.rounded(.up)))
+        guard x1 > x0 else { return nil }
+        var best = Int.max, at = 0
+        // Nearest the text first, so of equal columns the one hugging the text wins.
+        let xs = left ? Array(stride(from: x1, through: x0, by: -1)) : Array(x0...x1)
+        for x in xs {
+            var ink = 0
+            for y in y0..<y1 where m[y * work.width + x] != 0 { ink += 1 }
+            if ink < best { best = ink; at = x }
+        }
+        guard Double(best) <= 0.03 * Double(y1 - y0) else { return nil }
+        return left ? min(Double(at + 1), margin) : max(Double(at), margin)
+    }
+
     /// Over a drawing, a block's lines include "lines" of the picture — picket tips, bunting,
     /// a row of grass clumps — that joined it because they lie a line's distance away with
     /// about the text's glyph size. They differ from the text in what is measured line by line:
@@ -143,8 +310,9 @@ public struct PageAnalyzer: Sendable {
         // Printed type is solid ink, so its lines are the darkest (lightest, for light ink) of
         // the block; drawn outlines come out paler at the working resolution. The reference is
         // the best-evidenced line among those as inky as the inkiest.
-        let inkiest = b.polarity == .darkOnLight ? b.lines.map(\.gray).min() ?? 0 : b.lines.map(\.gray).max() ?? 255
-        guard let ref = b.lines.filter({ abs($0.gray - inkiest) <= parameters.trimGrayDifference })
+        let own = b.lines.filter { !$0.attached }
+        let inkiest = b.polarity == .darkOnLight ? own.map(\.gray).min() ?? 0 : own.map(\.gray).max() ?? 255
+        guard let ref = own.filter({ abs($0.gray - inkiest) <= parameters.trimGrayDifference })
             .max(by: { evidence($0) < evidence($1) }) else { return b }
         func grayLimit(_ l: LineSummary) -> Double {
             l.holed >= 2 && 3 * l.holed >= l.glyphs ? max(parameters.trimGrayDifference, parameters.trimHoledGrayDifference)
@@ -219,6 +387,8 @@ struct BlockCandidate {
     var size: Double
     /// The lines the block was built from (after `score` dropped what did not sit on them).
     var lines: [LineSummary] = []
+    /// A fragment that is no block on its own and may only extend one (see `attachFragments`).
+    var weak = false
     var strength: Double { confidence * Double(componentCount).squareRoot() * rect.area.squareRoot() }
 }
 
@@ -234,4 +404,6 @@ struct LineSummary {
     var glyphs: Int
     /// Glyphs with at least one enclosed counter.
     var holed: Int
+    /// Added by `attach` (a weak fragment continuing a line): never the block's reference line.
+    var attached = false
 }

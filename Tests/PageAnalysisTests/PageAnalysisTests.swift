@@ -262,8 +262,11 @@ func coverage(of truth: PixelRect, by boxes: [PixelRect]) -> Double {
         #expect((pages.first?["detected"] as? [Any])?.isEmpty == false)
     }
 
+    /// An input that cannot be processed is exit status 1 (README, "Exit status"); 64 is for
+    /// a wrong command line.
     @Test func missingFolderFails() throws {
-        #expect(try run(["analyze", "/nonexistent/book"]).0 == 2)
+        #expect(try run(["analyze", "/nonexistent/book"]).0 == 1)
+        #expect(try run(["analyze", "/nonexistent/book", "--jobs", "0"]).0 == 64)
     }
 }
 
