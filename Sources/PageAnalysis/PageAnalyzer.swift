@@ -5,7 +5,10 @@
 //   4. components chained into horizontal and vertical lines; each component joins the
 //      direction in which its line is longer;
 //   5. lines merged into blocks; blocks scored for text-likeness (alignment, holes, size variety)
-//      so fences, grass, hatching and stripes drop out;
+//      so fences, grass, hatching and stripes drop out; groups that fail only the soft tests
+//      are kept as weak fragments that may extend a line they continue; the readings' blocks
+//      compete, are joined, trimmed to their text and grown along their lines, and a paragraph
+//      wrapped around a drawing is cut where its margin moves;
 //   6. a second look at each block (BlockVerifier.swift): hatching and painted detail that
 //      passed the grouping are dropped;
 //   7. each block refined at full resolution: ink mask, tight box, ink and background colours;
