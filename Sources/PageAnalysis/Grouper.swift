@@ -275,7 +275,15 @@ struct Grouper {
         }
         // The faint reading exists for pale type on a sky; anywhere else it is the drawing's.
         if level == 32 && backgroundSpread(rect) > parameters.flatBackgroundSpread { return nil }
-        if level >= 8 {
+        if level == 64 {
+            // The inkiest-ink reading is for type over a drawing; where no type is near, the
+            // darkest ink around is the drawing's own outlines, whose cores come loose in pieces.
+            // They stack into columns (a striped lighthouse's edges), so only lines count here,
+            // and like deep ink these blocks need a high confidence.
+            if !horizontal { return nil }
+            floor = max(floor, parameters.minimumCoreConfidence)
+            if units < parameters.minimumCoreGlyphs { return nil }
+        } else if level >= 8 {
             floor = max(floor, parameters.minimumLineArtConfidence)
             if units < parameters.minimumLineArtGlyphs { return nil }
         }

@@ -88,36 +88,48 @@ final class WorkingImage: @unchecked Sendable {
         let faint = parameters.faintContrast > 0 ? max(parameters.deepInkContrast, parameters.faintContrast) : 256
         let floor = min(parameters.deepInkContrast, faint)
         let deep = Int(parameters.deepInkRatio * 100)
-        gray.withUnsafeBufferPointer { g in
-            integral.withUnsafeBufferPointer { ii in
-                dark.withUnsafeMutableBufferPointer { dk in
-                    light.withUnsafeMutableBufferPointer { lt in
-                        let dk = dk, lt = lt
-                        concurrentRows(h) { rows in
-                            for y in rows {
-                                let y0 = max(0, y - r), y1 = min(h, y + r + 1)
-                                for x in 0..<w {
-                                    let x0 = max(0, x - r), x1 = min(w, x + r + 1)
-                                    let n = (y1 - y0) * (x1 - x0)
-                                    let s = ii[y1 * (w + 1) + x1] - ii[y0 * (w + 1) + x1] - ii[y1 * (w + 1) + x0] + ii[y0 * (w + 1) + x0]
-                                    let v = Int(g[y * w + x]) * n
-                                    // Bit 1: contrast; bit 2: strong contrast; bit 4: deep ink —
-                                    // far darker (lighter) than the neighbourhood relative to its
-                                    // own level, which holds for dark type on a dark sky too.
-                                    var d: UInt8 = 0, l: UInt8 = 0
-                                    if v < s - floor * n {
-                                        if v < s - contrast * n { d |= 1 }
-                                        if v < s - strong * n { d |= 2 }
-                                        if v * 100 <= s * deep { d |= 4 }
-                                        if v < s - faint * n { d |= 32 }
-                                    } else if v > s + floor * n {
-                                        if v > s + contrast * n { l |= 1 }
-                                        if v > s + strong * n { l |= 2 }
-                                        if (255 * n - v) * 100 <= (255 * n - s) * deep { l |= 4 }
-                                        if v > s + faint * n { l |= 32 }
+        let coreK = Int(parameters.coreInkFraction * 1000)
+        let darkest = coreK > 0 ? localMinimum(radius: r) : []
+        darkest.withUnsafeBufferPointer { lowest in
+            gray.withUnsafeBufferPointer { g in
+                integral.withUnsafeBufferPointer { ii in
+                    dark.withUnsafeMutableBufferPointer { dk in
+                        light.withUnsafeMutableBufferPointer { lt in
+                            let dk = dk, lt = lt
+                            concurrentRows(h) { rows in
+                                for y in rows {
+                                    let y0 = max(0, y - r), y1 = min(h, y + r + 1)
+                                    for x in 0..<w {
+                                        let x0 = max(0, x - r), x1 = min(w, x + r + 1)
+                                        let n = (y1 - y0) * (x1 - x0)
+                                        let s = ii[y1 * (w + 1) + x1] - ii[y0 * (w + 1) + x1] - ii[y1 * (w + 1) + x0] + ii[y0 * (w + 1) + x0]
+                                        let v = Int(g[y * w + x]) * n
+                                        // Bit 1: contrast; bit 2: strong contrast; bit 4: deep ink —
+                                        // far darker (lighter) than the neighbourhood relative to its
+                                        // own level, which holds for dark type on a dark sky too.
+                                        // Bit 64 (dark only): the inkiest ink — contrast or deep ink
+                                        // within `coreInkFraction` of the way from the darkest grey
+                                        // around to the mean, where type's solid strokes lie and the
+                                        // paler outlines and grass it touches do not.
+                                        var d: UInt8 = 0, l: UInt8 = 0
+                                        if v < s - floor * n {
+                                            if v < s - contrast * n { d |= 1 }
+                                            if v < s - strong * n { d |= 2 }
+                                            if v * 100 <= s * deep { d |= 4 }
+                                            if v < s - faint * n { d |= 32 }
+                                            if coreK > 0 && d & 5 != 0 {
+                                                let lo = Int(lowest[y * w + x]) * n
+                                                if (v - lo) * 1000 <= coreK * (s - lo) { d |= 64 }
+                                            }
+                                        } else if v > s + floor * n {
+                                            if v > s + contrast * n { l |= 1 }
+                                            if v > s + strong * n { l |= 2 }
+                                            if (255 * n - v) * 100 <= (255 * n - s) * deep { l |= 4 }
+                                            if v > s + faint * n { l |= 32 }
+                                        }
+                                        dk[y * w + x] = d
+                                        lt[y * w + x] = l
                                     }
-                                    dk[y * w + x] = d
-                                    lt[y * w + x] = l
                                 }
                             }
                         }
@@ -131,6 +143,48 @@ final class WorkingImage: @unchecked Sendable {
         }
         masks[.darkOnLight] = dark
         masks[.lightOnDark] = light
+    }
+
+    /// The darkest working grey within `radius` (a square window, clipped at the page's edge),
+    /// by van Herk / Gil–Werman running minima along rows, then columns.
+    private func localMinimum(radius r: Int) -> [UInt8] {
+        let w = width, h = height
+        func runMin(_ n: Int, _ read: (Int) -> UInt8, _ write: (Int, UInt8) -> Void) {
+            let k = 2 * r + 1
+            let len = (n + 2 * r + k - 1) / k * k
+            var fwd = [UInt8](repeating: 255, count: len), bwd = [UInt8](repeating: 255, count: len)
+            for i in 0..<len {
+                let j = i - r
+                let v: UInt8 = j >= 0 && j < n ? read(j) : 255
+                fwd[i] = i % k == 0 ? v : min(fwd[i - 1], v)
+                bwd[i] = v
+            }
+            var i = len - 2
+            while i >= 0 {
+                if (i + 1) % k != 0 { bwd[i] = min(bwd[i], bwd[i + 1]) }
+                i -= 1
+            }
+            for x in 0..<n { write(x, min(bwd[x], fwd[x + 2 * r])) }
+        }
+        var rowMin = [UInt8](repeating: 255, count: w * h)
+        gray.withUnsafeBufferPointer { g in
+            rowMin.withUnsafeMutableBufferPointer { out in
+                let out = out
+                concurrentRows(h) { rows in
+                    for y in rows { runMin(w, { g[y * w + $0] }, { out[y * w + $0] = $1 }) }
+                }
+            }
+        }
+        var result = [UInt8](repeating: 255, count: w * h)
+        rowMin.withUnsafeBufferPointer { rm in
+            result.withUnsafeMutableBufferPointer { out in
+                let out = out
+                concurrentRows(w) { cols in
+                    for x in cols { runMin(h, { rm[$0 * w + x] }, { out[$0 * w + x] = $1 }) }
+                }
+            }
+        }
+        return result
     }
 
     /// Adds bits 8 (contrast) and 16 (deep ink) to `m`: the same readings without line art.
@@ -237,10 +291,14 @@ final class WorkingImage: @unchecked Sendable {
             let base = Int(run.y) * w
             for x in Int(run.x0)...Int(run.x1) { labels[base + x] = run.component + 1 }
         }
-        if eroded {
+        // The inkiest-ink reading (64) keeps only the cores of its strokes; grown back by one
+        // pixel into the contrast reading, its glyphs regain their stroke width and fill
+        // without rejoining the paler outlines they were cut from.
+        let growInto: UInt8 = level == 64 ? 5 : level
+        if eroded || (level == 64 && parameters.coreGrowBack) {
             let cores = labels
             for y in 0..<h {
-                for x in 0..<w where m[y * w + x] & level != 0 && cores[y * w + x] == 0 {
+                for x in 0..<w where m[y * w + x] & growInto != 0 && cores[y * w + x] == 0 {
                     search: for yy in max(0, y - 1)...min(h - 1, y + 1) {
                         for xx in max(0, x - 1)...min(w - 1, x + 1) where cores[yy * w + xx] != 0 {
                             labels[y * w + x] = cores[yy * w + xx]
@@ -327,6 +385,7 @@ final class WorkingImage: @unchecked Sendable {
         let t = b.size
         let horizontal = b.orientation == .horizontal
         guard horizontal || parameters.growColumns, t >= 3, let m = masks[b.polarity] else { return b }
+        guard b.level != 64 || parameters.coreGrowth > 0 else { return b }
         let (aLo, aHi, cLo, cHi) = horizontal
             ? (b.rect.minX, b.rect.maxX, b.rect.minY, b.rect.maxY) : (b.rect.minY, b.rect.maxY, b.rect.minX, b.rect.maxX)
         guard cHi - cLo <= 2.2 * t else { return b }
@@ -367,11 +426,15 @@ final class WorkingImage: @unchecked Sendable {
                 let bar = min(cw, ch) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
                 if bar && (!parameters.growThroughBars || c.minY == 0 || Int(c.maxY) == bh - 1 || min(cw, ch) < 3) { continue }
                 guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
+                // A line of the inkiest-ink reading grows only by pieces as inky as its own glyphs
+                // and solid enough to be letters: past the end of the text, the neighbourhood's
+                // darkest ink is the drawing's outlines (picket tips, the sparse mesh of a fence).
+                if b.level == 64 && (c.meanGray > b.inkGray + parameters.coreGrowthGrayMargin || c.fill < 0.12) { continue }
                 pieces.append((Double(Int(c.minX) + x0), Double(Int(c.minX) + x0) + cw))
             }
         }
         addPieces(band, level)
-        if parameters.inkColourDistance > 0 && b.polarity == .darkOnLight {
+        if parameters.inkColourDistance > 0 && b.polarity == .darkOnLight && (b.level != 64 || parameters.coreGrowth > 1) {
             addPieces(inkColourBand(b, horizontal: horizontal, x0: x0, y0: y0, bw: bw, bh: bh), 1)
         }
         var lo = aLo, hi = aHi
