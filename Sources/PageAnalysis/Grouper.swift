@@ -281,6 +281,11 @@ struct Grouper {
             // They stack into columns (a striped lighthouse's edges), so only lines count here,
             // and like deep ink these blocks need a high confidence.
             if !horizontal { return nil }
+            // Outline cores are one or two pixels wide (their stroke measures about 2 once grown
+            // back) and, in a drawing without type, paler than near-black ink.
+            let stroke = median(kept.flatMap(\.members).map { g[$0].stroke })
+            let inkGray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(n)
+            if stroke < parameters.minimumCoreStroke || inkGray > parameters.maximumCoreGray { return nil }
             floor = max(floor, parameters.minimumCoreConfidence)
             if units < parameters.minimumCoreGlyphs { return nil }
         } else if level >= 8 {

@@ -138,6 +138,10 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var minimumCoreConfidence: Double = 0.9
     /// …and the least characters they need.
     public var minimumCoreGlyphs: Double = 0
+    /// …a median glyph stroke of at least this many working pixels (0 turns it off)…
+    public var minimumCoreStroke: Double = 2.25
+    /// …and a mean glyph grey of at most this (255 turns it off): the reading is for near-black type.
+    public var maximumCoreGray: Double = 55
     /// Leave short hole-free lines out of a block that has a clear line of text (see `score`).
     public var pruneWeakLines: Bool = false
     /// Grow one-line blocks sideways through their own band (see `extendLine`).
@@ -257,6 +261,8 @@ extension AnalysisParameters {
         case "minimumCoreConfidence": minimumCoreConfidence = value
         case "minimumCoreGlyphs": minimumCoreGlyphs = value
         case "coreGrowBack": coreGrowBack = value != 0
+        case "minimumCoreStroke": minimumCoreStroke = value
+        case "maximumCoreGray": maximumCoreGray = value
         case "coreGrowth": coreGrowth = Int(value)
         case "coreGrowthGrayMargin": coreGrowthGrayMargin = value
         case "pruneWeakLines": pruneWeakLines = value != 0
