@@ -146,41 +146,83 @@ final class WorkingImage: @unchecked Sendable {
     }
 
     /// The darkest working grey within `radius` (a square window, clipped at the page's edge),
-    /// by van Herk / Gil–Werman running minima along rows, then columns.
+    /// by van Herk / Gil–Werman running minima (three comparisons a pixel whatever the radius):
+    /// along each row, then down the columns a whole row at a time.
     private func localMinimum(radius r: Int) -> [UInt8] {
-        let w = width, h = height
-        func runMin(_ n: Int, _ read: (Int) -> UInt8, _ write: (Int, UInt8) -> Void) {
-            let k = 2 * r + 1
-            let len = (n + 2 * r + k - 1) / k * k
-            var fwd = [UInt8](repeating: 255, count: len), bwd = [UInt8](repeating: 255, count: len)
-            for i in 0..<len {
-                let j = i - r
-                let v: UInt8 = j >= 0 && j < n ? read(j) : 255
-                fwd[i] = i % k == 0 ? v : min(fwd[i - 1], v)
-                bwd[i] = v
-            }
-            var i = len - 2
-            while i >= 0 {
-                if (i + 1) % k != 0 { bwd[i] = min(bwd[i], bwd[i + 1]) }
-                i -= 1
-            }
-            for x in 0..<n { write(x, min(bwd[x], fwd[x + 2 * r])) }
-        }
+        let w = width, h = height, k = 2 * r + 1
         var rowMin = [UInt8](repeating: 255, count: w * h)
         gray.withUnsafeBufferPointer { g in
             rowMin.withUnsafeMutableBufferPointer { out in
                 let out = out
                 concurrentRows(h) { rows in
-                    for y in rows { runMin(w, { g[y * w + $0] }, { out[y * w + $0] = $1 }) }
+                    let len = (w + 2 * r + k - 1) / k * k
+                    var fwd = [UInt8](repeating: 255, count: len), bwd = [UInt8](repeating: 255, count: len)
+                    fwd.withUnsafeMutableBufferPointer { f in
+                        bwd.withUnsafeMutableBufferPointer { bw in
+                            for y in rows {
+                                let src = y * w
+                                var start = 0
+                                while start < len {
+                                    var run: UInt8 = 255
+                                    for i in start..<(start + k) {
+                                        let j = i - r
+                                        let v: UInt8 = j >= 0 && j < w ? g[src + j] : 255
+                                        run = min(run, v)
+                                        f[i] = run
+                                        bw[i] = v
+                                    }
+                                    run = 255
+                                    var i = start + k - 1
+                                    while i >= start {
+                                        run = min(run, bw[i])
+                                        bw[i] = run
+                                        i -= 1
+                                    }
+                                    start += k
+                                }
+                                for x in 0..<w { out[src + x] = min(bw[x], f[x + 2 * r]) }
+                            }
+                        }
+                    }
                 }
             }
         }
+        // Columns: the same recurrences with whole rows as the elements, which vectorise.
+        let len = (h + 2 * r + k - 1) / k * k
+        var fwd = [UInt8](repeating: 255, count: len * w), bwd = [UInt8](repeating: 255, count: len * w)
         var result = [UInt8](repeating: 255, count: w * h)
         rowMin.withUnsafeBufferPointer { rm in
-            result.withUnsafeMutableBufferPointer { out in
-                let out = out
-                concurrentRows(w) { cols in
-                    for x in cols { runMin(h, { rm[$0 * w + x] }, { out[$0 * w + x] = $1 }) }
+            fwd.withUnsafeMutableBufferPointer { f in
+                bwd.withUnsafeMutableBufferPointer { bw in
+                    for i in 0..<len {
+                        let j = i - r
+                        let row = i * w
+                        if j >= 0 && j < h {
+                            let src = j * w
+                            if i % k == 0 {
+                                for x in 0..<w { f[row + x] = rm[src + x] }
+                            } else {
+                                for x in 0..<w { f[row + x] = min(f[row - w + x], rm[src + x]) }
+                            }
+                            for x in 0..<w { bw[row + x] = rm[src + x] }
+                        } else if i % k != 0 {
+                            for x in 0..<w { f[row + x] = f[row - w + x] }
+                        }
+                    }
+                    var i = len - 2
+                    while i >= 0 {
+                        if (i + 1) % k != 0 {
+                            let row = i * w
+                            for x in 0..<w { bw[row + x] = min(bw[row + x], bw[row + w + x]) }
+                        }
+                        i -= 1
+                    }
+                    result.withUnsafeMutableBufferPointer { out in
+                        for y in 0..<h {
+                            let a = y * w, b = (y + 2 * r) * w
+                            for x in 0..<w { out[a + x] = min(bw[a + x], f[b + x]) }
+                        }
+                    }
                 }
             }
         }
@@ -291,18 +333,40 @@ final class WorkingImage: @unchecked Sendable {
             let base = Int(run.y) * w
             for x in Int(run.x0)...Int(run.x1) { labels[base + x] = run.component + 1 }
         }
-        // The inkiest-ink reading (64) keeps only the cores of its strokes; grown back by one
-        // pixel into the contrast reading, its glyphs regain their stroke width and fill
-        // without rejoining the paler outlines they were cut from.
-        let growInto: UInt8 = level == 64 ? 5 : level
-        if eroded || (level == 64 && parameters.coreGrowBack) {
+        if eroded {
             let cores = labels
             for y in 0..<h {
-                for x in 0..<w where m[y * w + x] & growInto != 0 && cores[y * w + x] == 0 {
+                for x in 0..<w where m[y * w + x] & level != 0 && cores[y * w + x] == 0 {
                     search: for yy in max(0, y - 1)...min(h - 1, y + 1) {
                         for xx in max(0, x - 1)...min(w - 1, x + 1) where cores[yy * w + xx] != 0 {
                             labels[y * w + x] = cores[yy * w + xx]
                             break search
+                        }
+                    }
+                }
+            }
+        } else if level == 64 && parameters.coreGrowBack {
+            // The inkiest-ink reading keeps only the cores of its strokes; grown back by one pixel
+            // into the contrast reading, its glyphs regain their stroke width and fill without
+            // rejoining the paler outlines they were cut from. Every core pixel is labelled and
+            // only non-core pixels are written, so rows can be grown independently.
+            m.withUnsafeBufferPointer { mb in
+                labels.withUnsafeMutableBufferPointer { lb in
+                    let lb = lb
+                    concurrentRows(h) { rows in
+                        for y in rows {
+                            let ylo = max(0, y - 1), yhi = min(h - 1, y + 1)
+                            for x in 0..<w {
+                                let v = mb[y * w + x]
+                                guard v & 5 != 0, v & 64 == 0 else { continue }
+                                let xlo = max(0, x - 1), xhi = min(w - 1, x + 1)
+                                search: for yy in ylo...yhi {
+                                    for xx in xlo...xhi where mb[yy * w + xx] & 64 != 0 {
+                                        lb[y * w + x] = lb[yy * w + xx]
+                                        break search
+                                    }
+                                }
+                            }
                         }
                     }
                 }
