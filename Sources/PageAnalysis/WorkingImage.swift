@@ -329,9 +329,11 @@ final class WorkingImage: @unchecked Sendable {
             gray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: seedLevel, gray: gb, width: w, height: h) }
         }
         var labels = [Int32](repeating: 0, count: w * h)
-        for run in labeling.runs {
-            let base = Int(run.y) * w
-            for x in Int(run.x0)...Int(run.x1) { labels[base + x] = run.component + 1 }
+        labels.withUnsafeMutableBufferPointer { lb in
+            for run in labeling.runs {
+                let base = Int(run.y) * w
+                for x in Int(run.x0)...Int(run.x1) { lb[base + x] = run.component + 1 }
+            }
         }
         if eroded {
             let cores = labels
@@ -398,7 +400,11 @@ final class WorkingImage: @unchecked Sendable {
             keep[i + 1] = Int32(kept.count)
         }
         // Holes need the label image of the kept components only.
-        for i in labels.indices where labels[i] != 0 { labels[i] = keep[Int(labels[i])] }
+        keep.withUnsafeBufferPointer { kb in
+            labels.withUnsafeMutableBufferPointer { lb in
+                for i in 0..<lb.count where lb[i] != 0 { lb[i] = kb[Int(lb[i])] }
+            }
+        }
         let holes = labels.withUnsafeBufferPointer { HoleCounter.holes(labels: $0, width: w, height: h, componentCount: kept.count) }
         return kept.enumerated().map { i, c in
             Glyph(minX: Double(c.minX), minY: Double(c.minY), maxX: Double(c.maxX), maxY: Double(c.maxY),
