@@ -286,7 +286,20 @@ struct Grouper {
         }
         // The faint reading exists for pale type on a sky; anywhere else it is the drawing's.
         if level == 32 && backgroundSpread(rect) > parameters.flatBackgroundSpread { return nil }
-        if level >= 8 {
+        if level == 64 {
+            // The inkiest-ink reading is for type over a drawing; where no type is near, the
+            // darkest ink around is the drawing's own outlines, whose cores come loose in pieces.
+            // They stack into columns (a striped lighthouse's edges), so only lines count here,
+            // and like deep ink these blocks need a high confidence.
+            if !horizontal { return nil }
+            // Outline cores are one or two pixels wide (their stroke measures about 2 once grown
+            // back) and, in a drawing without type, paler than near-black ink.
+            let stroke = median(kept.flatMap(\.members).map { g[$0].stroke })
+            let inkGray = kept.flatMap(\.members).reduce(0.0) { $0 + g[$1].gray } / Double(n)
+            if stroke < parameters.minimumCoreStroke || inkGray > parameters.maximumCoreGray { return nil }
+            floor = max(floor, parameters.minimumCoreConfidence)
+            if units < parameters.minimumCoreGlyphs { return nil }
+        } else if level >= 8 {
             floor = max(floor, parameters.minimumLineArtConfidence)
             if units < parameters.minimumLineArtGlyphs { return nil }
         }

@@ -120,6 +120,28 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// Also grow dark lines through their band read by ink colour, pixels within this much
     /// per channel of the line's ink (see `inkColourBand`; 0 turns it off).
     public var inkColourDistance: Int = 30
+    /// A further dark-ink reading of the page's *inkiest* ink (bit 64): pixels of the contrast or
+    /// deep-ink reading whose grey lies within this fraction of the way from the darkest grey of
+    /// their neighbourhood to its mean (see `binarize`). Type printed over a drawing is solid
+    /// ink, while the outlines it touches are thinner and come out paler at working resolution,
+    /// and grass is a mid-tone: in this reading the letters come loose. 0 turns it off.
+    public var coreInkFraction: Double = 0.15
+    /// Grow the inkiest-ink reading's components back by a pixel into the contrast reading, so
+    /// its glyphs regain their stroke width and fill.
+    public var coreGrowBack: Bool = true
+    /// How the inkiest-ink reading's lines grow through their band (`extendLine`): 0 not at
+    /// all, 1 through that reading, 2 by the line's ink colour too.
+    public var coreGrowth: Int = 2
+    /// …and only by pieces at most this many grey levels paler than the line's own glyphs.
+    public var coreGrowthGrayMargin: Double = 0
+    /// The floor for blocks found in the inkiest-ink reading…
+    public var minimumCoreConfidence: Double = 0.9
+    /// …and the least characters they need.
+    public var minimumCoreGlyphs: Double = 0
+    /// …a median glyph stroke of at least this many working pixels (0 turns it off)…
+    public var minimumCoreStroke: Double = 2.25
+    /// …and a mean glyph grey of at most this (255 turns it off): the reading is for near-black type.
+    public var maximumCoreGray: Double = 55
     /// Leave short hole-free lines out of a block that has a clear line of text (see `score`).
     public var pruneWeakLines: Bool = false
     /// Keep the lines of a weaker overlapping block that lie outside the stronger one.
@@ -245,6 +267,14 @@ extension AnalysisParameters {
         case "trimHoledGrayDifference": trimHoledGrayDifference = value
         case "lineArtReading": lineArtReading = value != 0
         case "lineArtDarkOnly": lineArtDarkOnly = value != 0
+        case "coreInkFraction": coreInkFraction = value
+        case "minimumCoreConfidence": minimumCoreConfidence = value
+        case "minimumCoreGlyphs": minimumCoreGlyphs = value
+        case "coreGrowBack": coreGrowBack = value != 0
+        case "minimumCoreStroke": minimumCoreStroke = value
+        case "maximumCoreGray": maximumCoreGray = value
+        case "coreGrowth": coreGrowth = Int(value)
+        case "coreGrowthGrayMargin": coreGrowthGrayMargin = value
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "salvageLines": salvageLines = value != 0
         case "attachFragments": attachFragments = value != 0

@@ -44,6 +44,7 @@ public struct PageAnalyzer: Sendable {
             var levels: [UInt8] = p.strongContrast > p.minimumContrast ? [1, 2, 4] : [1, 4]
             if p.lineArtReading && (polarity == .darkOnLight || !p.lineArtDarkOnly) { levels += [8, 16] }
             if p.faintContrast > 0 { levels.append(32) }
+            if p.coreInkFraction > 0 && polarity == .darkOnLight { levels.append(64) }
             readings += levels.map { (polarity, $0, false) }
             if p.erodedReading { readings.append((polarity, 1, true)) }
         }

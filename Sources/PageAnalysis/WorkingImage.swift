@@ -88,36 +88,48 @@ final class WorkingImage: @unchecked Sendable {
         let faint = parameters.faintContrast > 0 ? max(parameters.deepInkContrast, parameters.faintContrast) : 256
         let floor = min(parameters.deepInkContrast, faint)
         let deep = Int(parameters.deepInkRatio * 100)
-        gray.withUnsafeBufferPointer { g in
-            integral.withUnsafeBufferPointer { ii in
-                dark.withUnsafeMutableBufferPointer { dk in
-                    light.withUnsafeMutableBufferPointer { lt in
-                        let dk = dk, lt = lt
-                        concurrentRows(h) { rows in
-                            for y in rows {
-                                let y0 = max(0, y - r), y1 = min(h, y + r + 1)
-                                for x in 0..<w {
-                                    let x0 = max(0, x - r), x1 = min(w, x + r + 1)
-                                    let n = (y1 - y0) * (x1 - x0)
-                                    let s = ii[y1 * (w + 1) + x1] - ii[y0 * (w + 1) + x1] - ii[y1 * (w + 1) + x0] + ii[y0 * (w + 1) + x0]
-                                    let v = Int(g[y * w + x]) * n
-                                    // Bit 1: contrast; bit 2: strong contrast; bit 4: deep ink —
-                                    // far darker (lighter) than the neighbourhood relative to its
-                                    // own level, which holds for dark type on a dark sky too.
-                                    var d: UInt8 = 0, l: UInt8 = 0
-                                    if v < s - floor * n {
-                                        if v < s - contrast * n { d |= 1 }
-                                        if v < s - strong * n { d |= 2 }
-                                        if v * 100 <= s * deep { d |= 4 }
-                                        if v < s - faint * n { d |= 32 }
-                                    } else if v > s + floor * n {
-                                        if v > s + contrast * n { l |= 1 }
-                                        if v > s + strong * n { l |= 2 }
-                                        if (255 * n - v) * 100 <= (255 * n - s) * deep { l |= 4 }
-                                        if v > s + faint * n { l |= 32 }
+        let coreK = Int(parameters.coreInkFraction * 1000)
+        let darkest = coreK > 0 ? localMinimum(radius: r) : []
+        darkest.withUnsafeBufferPointer { lowest in
+            gray.withUnsafeBufferPointer { g in
+                integral.withUnsafeBufferPointer { ii in
+                    dark.withUnsafeMutableBufferPointer { dk in
+                        light.withUnsafeMutableBufferPointer { lt in
+                            let dk = dk, lt = lt
+                            concurrentRows(h) { rows in
+                                for y in rows {
+                                    let y0 = max(0, y - r), y1 = min(h, y + r + 1)
+                                    for x in 0..<w {
+                                        let x0 = max(0, x - r), x1 = min(w, x + r + 1)
+                                        let n = (y1 - y0) * (x1 - x0)
+                                        let s = ii[y1 * (w + 1) + x1] - ii[y0 * (w + 1) + x1] - ii[y1 * (w + 1) + x0] + ii[y0 * (w + 1) + x0]
+                                        let v = Int(g[y * w + x]) * n
+                                        // Bit 1: contrast; bit 2: strong contrast; bit 4: deep ink —
+                                        // far darker (lighter) than the neighbourhood relative to its
+                                        // own level, which holds for dark type on a dark sky too.
+                                        // Bit 64 (dark only): the inkiest ink — contrast or deep ink
+                                        // within `coreInkFraction` of the way from the darkest grey
+                                        // around to the mean, where type's solid strokes lie and the
+                                        // paler outlines and grass it touches do not.
+                                        var d: UInt8 = 0, l: UInt8 = 0
+                                        if v < s - floor * n {
+                                            if v < s - contrast * n { d |= 1 }
+                                            if v < s - strong * n { d |= 2 }
+                                            if v * 100 <= s * deep { d |= 4 }
+                                            if v < s - faint * n { d |= 32 }
+                                            if coreK > 0 && d & 5 != 0 {
+                                                let lo = Int(lowest[y * w + x]) * n
+                                                if (v - lo) * 1000 <= coreK * (s - lo) { d |= 64 }
+                                            }
+                                        } else if v > s + floor * n {
+                                            if v > s + contrast * n { l |= 1 }
+                                            if v > s + strong * n { l |= 2 }
+                                            if (255 * n - v) * 100 <= (255 * n - s) * deep { l |= 4 }
+                                            if v > s + faint * n { l |= 32 }
+                                        }
+                                        dk[y * w + x] = d
+                                        lt[y * w + x] = l
                                     }
-                                    dk[y * w + x] = d
-                                    lt[y * w + x] = l
                                 }
                             }
                         }
@@ -131,6 +143,90 @@ final class WorkingImage: @unchecked Sendable {
         }
         masks[.darkOnLight] = dark
         masks[.lightOnDark] = light
+    }
+
+    /// The darkest working grey within `radius` (a square window, clipped at the page's edge),
+    /// by van Herk / Gil–Werman running minima (three comparisons a pixel whatever the radius):
+    /// along each row, then down the columns a whole row at a time.
+    private func localMinimum(radius r: Int) -> [UInt8] {
+        let w = width, h = height, k = 2 * r + 1
+        var rowMin = [UInt8](repeating: 255, count: w * h)
+        gray.withUnsafeBufferPointer { g in
+            rowMin.withUnsafeMutableBufferPointer { out in
+                let out = out
+                concurrentRows(h) { rows in
+                    let len = (w + 2 * r + k - 1) / k * k
+                    var fwd = [UInt8](repeating: 255, count: len), bwd = [UInt8](repeating: 255, count: len)
+                    fwd.withUnsafeMutableBufferPointer { f in
+                        bwd.withUnsafeMutableBufferPointer { bw in
+                            for y in rows {
+                                let src = y * w
+                                var start = 0
+                                while start < len {
+                                    var run: UInt8 = 255
+                                    for i in start..<(start + k) {
+                                        let j = i - r
+                                        let v: UInt8 = j >= 0 && j < w ? g[src + j] : 255
+                                        run = min(run, v)
+                                        f[i] = run
+                                        bw[i] = v
+                                    }
+                                    run = 255
+                                    var i = start + k - 1
+                                    while i >= start {
+                                        run = min(run, bw[i])
+                                        bw[i] = run
+                                        i -= 1
+                                    }
+                                    start += k
+                                }
+                                for x in 0..<w { out[src + x] = min(bw[x], f[x + 2 * r]) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Columns: the same recurrences with whole rows as the elements, which vectorise.
+        let len = (h + 2 * r + k - 1) / k * k
+        var fwd = [UInt8](repeating: 255, count: len * w), bwd = [UInt8](repeating: 255, count: len * w)
+        var result = [UInt8](repeating: 255, count: w * h)
+        rowMin.withUnsafeBufferPointer { rm in
+            fwd.withUnsafeMutableBufferPointer { f in
+                bwd.withUnsafeMutableBufferPointer { bw in
+                    for i in 0..<len {
+                        let j = i - r
+                        let row = i * w
+                        if j >= 0 && j < h {
+                            let src = j * w
+                            if i % k == 0 {
+                                for x in 0..<w { f[row + x] = rm[src + x] }
+                            } else {
+                                for x in 0..<w { f[row + x] = min(f[row - w + x], rm[src + x]) }
+                            }
+                            for x in 0..<w { bw[row + x] = rm[src + x] }
+                        } else if i % k != 0 {
+                            for x in 0..<w { f[row + x] = f[row - w + x] }
+                        }
+                    }
+                    var i = len - 2
+                    while i >= 0 {
+                        if (i + 1) % k != 0 {
+                            let row = i * w
+                            for x in 0..<w { bw[row + x] = min(bw[row + x], bw[row + w + x]) }
+                        }
+                        i -= 1
+                    }
+                    result.withUnsafeMutableBufferPointer { out in
+                        for y in 0..<h {
+                            let a = y * w, b = (y + 2 * r) * w
+                            for x in 0..<w { out[a + x] = min(bw[a + x], f[b + x]) }
+                        }
+                    }
+                }
+            }
+        }
+        return result
     }
 
     /// Adds bits 8 (contrast) and 16 (deep ink) to `m`: the same readings without line art.
@@ -233,9 +329,11 @@ final class WorkingImage: @unchecked Sendable {
             gray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: seedLevel, gray: gb, width: w, height: h) }
         }
         var labels = [Int32](repeating: 0, count: w * h)
-        for run in labeling.runs {
-            let base = Int(run.y) * w
-            for x in Int(run.x0)...Int(run.x1) { labels[base + x] = run.component + 1 }
+        labels.withUnsafeMutableBufferPointer { lb in
+            for run in labeling.runs {
+                let base = Int(run.y) * w
+                for x in Int(run.x0)...Int(run.x1) { lb[base + x] = run.component + 1 }
+            }
         }
         if eroded {
             let cores = labels
@@ -245,6 +343,32 @@ final class WorkingImage: @unchecked Sendable {
                         for xx in max(0, x - 1)...min(w - 1, x + 1) where cores[yy * w + xx] != 0 {
                             labels[y * w + x] = cores[yy * w + xx]
                             break search
+                        }
+                    }
+                }
+            }
+        } else if level == 64 && parameters.coreGrowBack {
+            // The inkiest-ink reading keeps only the cores of its strokes; grown back by one pixel
+            // into the contrast reading, its glyphs regain their stroke width and fill without
+            // rejoining the paler outlines they were cut from. Every core pixel is labelled and
+            // only non-core pixels are written, so rows can be grown independently.
+            m.withUnsafeBufferPointer { mb in
+                labels.withUnsafeMutableBufferPointer { lb in
+                    let lb = lb
+                    concurrentRows(h) { rows in
+                        for y in rows {
+                            let ylo = max(0, y - 1), yhi = min(h - 1, y + 1)
+                            for x in 0..<w {
+                                let v = mb[y * w + x]
+                                guard v & 5 != 0, v & 64 == 0 else { continue }
+                                let xlo = max(0, x - 1), xhi = min(w - 1, x + 1)
+                                search: for yy in ylo...yhi {
+                                    for xx in xlo...xhi where mb[yy * w + xx] & 64 != 0 {
+                                        lb[y * w + x] = lb[yy * w + xx]
+                                        break search
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -276,7 +400,11 @@ final class WorkingImage: @unchecked Sendable {
             keep[i + 1] = Int32(kept.count)
         }
         // Holes need the label image of the kept components only.
-        for i in labels.indices where labels[i] != 0 { labels[i] = keep[Int(labels[i])] }
+        keep.withUnsafeBufferPointer { kb in
+            labels.withUnsafeMutableBufferPointer { lb in
+                for i in 0..<lb.count where lb[i] != 0 { lb[i] = kb[Int(lb[i])] }
+            }
+        }
         let holes = labels.withUnsafeBufferPointer { HoleCounter.holes(labels: $0, width: w, height: h, componentCount: kept.count) }
         return kept.enumerated().map { i, c in
             Glyph(minX: Double(c.minX), minY: Double(c.minY), maxX: Double(c.maxX), maxY: Double(c.maxY),
@@ -327,6 +455,7 @@ final class WorkingImage: @unchecked Sendable {
         let t = b.size
         let horizontal = b.orientation == .horizontal
         guard horizontal || parameters.growColumns, t >= 3, let m = masks[b.polarity] else { return b }
+        guard b.level != 64 || parameters.coreGrowth > 0 else { return b }
         let (aLo, aHi, cLo, cHi) = horizontal
             ? (b.rect.minX, b.rect.maxX, b.rect.minY, b.rect.maxY) : (b.rect.minY, b.rect.maxY, b.rect.minX, b.rect.maxX)
         guard cHi - cLo <= 2.2 * t else { return b }
@@ -367,11 +496,15 @@ final class WorkingImage: @unchecked Sendable {
                 let bar = min(cw, ch) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
                 if bar && (!parameters.growThroughBars || c.minY == 0 || Int(c.maxY) == bh - 1 || min(cw, ch) < 3) { continue }
                 guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
+                // A line of the inkiest-ink reading grows only by pieces as inky as its own glyphs
+                // and solid enough to be letters: past the end of the text, the neighbourhood's
+                // darkest ink is the drawing's outlines (picket tips, the sparse mesh of a fence).
+                if b.level == 64 && (c.meanGray > b.inkGray + parameters.coreGrowthGrayMargin || c.fill < 0.12) { continue }
                 pieces.append((Double(Int(c.minX) + x0), Double(Int(c.minX) + x0) + cw))
             }
         }
         addPieces(band, level)
-        if parameters.inkColourDistance > 0 && b.polarity == .darkOnLight {
+        if parameters.inkColourDistance > 0 && b.polarity == .darkOnLight && (b.level != 64 || parameters.coreGrowth > 1) {
             addPieces(inkColourBand(b, horizontal: horizontal, x0: x0, y0: y0, bw: bw, bh: bh), 1)
         }
         var lo = aLo, hi = aHi
