@@ -263,9 +263,18 @@ struct Grouper {
         }
         if holeFrac == 0 && alongCV < 0.22 && n >= 3 { return weak() }   // evenly repeated shapes
         // Two stacked blobs are a stem or a post; side by side, pairs like that are a fence's
-        // pickets between its rails: a column needs three glyphs of its own. And vertical type
-        // is never tiny: columns a few pixels wide are gaps between pickets and blades of grass.
-        if !horizontal && (kept.map(\.members.count).max() ?? 0) < 3 { return nil }
+        // pickets between its rails: a column needs three glyphs of its own — or, on a flat
+        // ground (sky, paper), two long ones, as traditional Mongolian writes a whole word as
+        // one joined stroke down the column (pickets are long shapes too, but never on a flat
+        // ground). And vertical type is never tiny: columns a few pixels wide are gaps between
+        // pickets and blades of grass.
+        var longWords = false
+        if !horizontal && (kept.map(\.members.count).max() ?? 0) < 3 {
+            longWords = parameters.longWordColumns
+                && kept.contains { l in l.members.count == 2 && l.members.allSatisfy { g[$0].height >= 2.2 * g[$0].width } }
+                && backgroundSpread(kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }) <= parameters.flatBackgroundSpread
+            if !longWords { return nil }
+        }
         if !horizontal && median(kept.map(\.thickness)) < parameters.minimumVerticalCharacterFraction * Double(work.height) { return nil }
 
         let nScore = min(1, units / 10)
@@ -273,7 +282,8 @@ struct Grouper {
         let varietyScore = min(1, alongCV / 0.35)
         let lineScore = min(1, Double(kept.count) / 2)
         var conf = 0.25 * nScore + 0.3 * alignFrac + 0.2 * holeScore + 0.15 * varietyScore + 0.1 * lineScore
-        if n < 4 { conf *= 0.8 }
+        // Few glyphs are weak evidence, unless they are long joined words worth several.
+        if n < 4 && !(longWords && units >= 4) { conf *= 0.8 }
         // Vertical chains are what hatching, bark and shading make most often; they need more.
         var floor = horizontal ? parameters.minimumConfidence : parameters.minimumVerticalConfidence
         let rect = kept.dropFirst().reduce(kept[0].rect) { $0.union($1.rect) }

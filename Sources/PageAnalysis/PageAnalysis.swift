@@ -150,6 +150,12 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var splitAtMargins: Bool = true
     /// A margin moves when rows start or end this many glyph sizes away from the block's so far.
     public var marginShift: Double = 3
+    /// Accept a vertical column of two glyphs when both are long joined words (Mongolian),
+    /// at least 2.2 times as tall as wide (see `Grouper.score`).
+    public var longWordColumns: Bool = true
+    /// How far (in glyph sizes) a vertical column grows across a gap to the next word
+    /// (`WorkingImage.extendLine`; lines along a row take 1.2).
+    public var columnGrowthGap: Double = 1.6
     /// Let fragments that are no text on their own extend a line they continue (see `attach`).
     public var attachFragments: Bool = true
     /// How far along the line (in glyph sizes) such a fragment may start from the line's end.
@@ -278,6 +284,8 @@ extension AnalysisParameters {
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "salvageLines": salvageLines = value != 0
         case "attachFragments": attachFragments = value != 0
+        case "longWordColumns": longWordColumns = value != 0
+        case "columnGrowthGap": columnGrowthGap = value
         case "splitAtMargins": splitAtMargins = value != 0
         case "marginShift": marginShift = value
         case "fragmentGap": fragmentGap = value

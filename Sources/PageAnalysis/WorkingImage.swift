@@ -513,7 +513,9 @@ final class WorkingImage: @unchecked Sendable {
             grown = false
             for p in pieces where !(p.lo >= lo && p.hi <= hi) {
                 let gap = p.lo >= hi ? p.lo - hi : (p.hi <= lo ? lo - p.hi : 0)
-                guard gap <= 1.2 * t else { continue }
+                // Words down a column stand further apart than letters along a line (and a
+                // Mongolian word's space holds punctuation too small to count).
+                guard gap <= (horizontal ? 1.2 : parameters.columnGrowthGap) * t else { continue }
                 lo = min(lo, p.lo)
                 hi = max(hi, p.hi)
                 grown = true

@@ -401,4 +401,27 @@ func onText(_ box: PixelRect, _ truth: PageTruth) -> Double {
             #expect(onText(b.rect, page.truth) >= 0.7, "box \(b.rect) spills off the column")
         }
     }
+
+    /// Traditional Mongolian on a sky (seed 1001 p. 6): each word is one long joined stroke,
+    /// so the long column is a chain of two glyphs with a wide word space (holding a colon too
+    /// small to count) before its third, and the short column is one word. Both are found,
+    /// as one vertical block; without the long-word rule and the wider column growth nothing is.
+    @Test func mongolianWordsOnASkyAreFoundWhole() throws {
+        let page = try corpusPage(seed: 1_001, number: 6)
+        let column = try #require(page.truth.textBoxes.first { $0.orientation != .horizontal && $0.role == .body })
+        for on in [true, false] {
+            var p = AnalysisParameters()
+            p.longWordColumns = on
+            if !on { p.columnGrowthGap = 1.2 }
+            let analysis = PageAnalyzer(parameters: p).analyze(try scanned(page))
+            let vertical = analysis.blocks.filter { $0.orientation == .vertical && $0.rect.intersection(column.rect) != nil }
+            let covered = coverage(of: column.rect, by: vertical.map(\.rect))
+            if on {
+                #expect(covered >= 0.8, "boxes \(vertical.map(\.rect)) on \(column.rect)")
+                for b in vertical { #expect(onText(b.rect, page.truth) >= 0.7, "box \(b.rect) spills off the columns") }
+            } else {
+                #expect(covered < 0.8, "found without the long-word rule: the test no longer shows it")
+            }
+        }
+    }
 }
