@@ -17,6 +17,11 @@
 public import Geometry
 public import Raster
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How a region was (or should be) filled.
 public enum FillMethod: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -43,6 +48,11 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
     public var agreement: Double = 30
     /// Relaxation sweeps for the harmonic fill.
     public var harmonicIterations: Int = 40
+    /// How strongly the structure fill follows the surround's local orientation: a ray at angle
+    /// φ to the isophote is down-weighted by exp(−strength · coherence · sin²φ). 0 turns it off.
+    public var orientationStrength: Double = 30
+    /// Integration scale (pixels, ≈ Gaussian σ) of the structure tensor that gives that orientation.
+    public var orientationScale: Int = 4
     /// Force one method everywhere (tests, comparisons); `nil` chooses per region.
     public var method: FillMethod? = nil
     /// Whether texture synthesis may be chosen automatically.
@@ -53,7 +63,8 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
     /// Every parameter, for fingerprints and logs.
     public var description: String {
         "dilation=\(dilation) slack=\(slack) context=\(context) reach=\(reach) smooth=\(smoothThreshold) "
-            + "agreement=\(agreement) iterations=\(harmonicIterations) method=\(method?.rawValue ?? "auto") texture=\(allowTexture)"
+            + "agreement=\(agreement) iterations=\(harmonicIterations) orientation=\(orientationStrength)/\(orientationScale) "
+            + "method=\(method?.rawValue ?? "auto") texture=\(allowTexture)"
     }
 
     /// Throws ``ClearTextError/invalidParameter(name:reason:)`` for the first parameter out of range.
@@ -68,6 +79,8 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
         try check(smoothThreshold >= 0 && smoothThreshold.isFinite, "smoothThreshold", smoothThreshold, "finite and ≥ 0")
         try check(agreement > 0 && agreement.isFinite, "agreement", agreement, "finite and > 0")
         try check((0...10_000).contains(harmonicIterations), "harmonicIterations", harmonicIterations, "0...10000")
+        try check(orientationStrength >= 0 && orientationStrength.isFinite, "orientationStrength", orientationStrength, "finite and ≥ 0")
+        try check((1...32).contains(orientationScale), "orientationScale", orientationScale, "1...32")
     }
 }
 
@@ -411,6 +424,12 @@ struct WindowFill {
         fallback = knownCount > 0 ? fallback / knownCount : SIMD4(255, 255, 255, 0)
         var out = [SIMD4<Float>](repeating: .zero, count: holeIndices.count)
         let dirCount = Self.directions.count
+        let strength = Float(parameters.orientationStrength)
+        let orientation = strength > 0 ? orientationField() : nil
+        let unitDirections = Self.directions.map { d -> SIMD2<Float> in
+            let v = SIMD2<Float>(Float(d.0), Float(d.1))
+            return v / (v * v).sum().squareRoot()
+        }
         var rayValue = [SIMD4<Float>](repeating: .zero, count: dirCount)
         var rayMid = [SIMD4<Float>](repeating: .zero, count: dirCount)
         var rayWeight = [Float](repeating: 0, count: dirCount)
@@ -472,10 +491,23 @@ struct WindowFill {
                 let around = endSum / endCount
                 var acc = SIMD4<Float>.zero
                 var wsum: Float = 0
+                // Art with one clear orientation around the hole (stripes, pickets, an outline)
+                // continues along it: rays across it are damped however short they are, since a
+                // short span across stripes lands on the same colour one period on and erases
+                // the band in between.
+                var iso = SIMD2<Float>(1, 0), coherence: Float = 0
+                if let orientation {
+                    iso = orientation.isophote[k]
+                    coherence = orientation.coherence[k]
+                }
                 for r in 0..<dirCount where rayWeight[r] > 0 {
                     let c = rayMid[r] - around
                     let contrast = (abs(c.x) + abs(c.y) + abs(c.z)) / agreement
-                    let w = rayWeight[r] * (1 + contrast * contrast)
+                    var w = rayWeight[r] * (1 + contrast * contrast)
+                    if coherence > 0 {
+                        let along = (unitDirections[r] * iso).sum()
+                        w *= exp(-strength * coherence * (1 - along * along))
+                    }
                     acc += rayValue[r] * w
                     wsum += w
                 }
@@ -483,6 +515,121 @@ struct WindowFill {
             }
         }
         return out
+    }
+
+    // MARK: orientation
+
+    /// The surround's dominant local orientation at every hole pixel: the structure tensor of
+    /// the known pixels' luma gradients (pixels within 2 of the hole left out, as their gradient
+    /// sees ink), averaged by normalised convolution so that it reaches into the hole. Returns
+    /// the isophote (unit vector along the art's lines) and the coherence ((λ₁−λ₂)/(λ₁+λ₂))²,
+    /// 0 where no direction dominates.
+    func orientationField() -> (isophote: [SIMD2<Float>], coherence: [Float]) {
+        let ww = window.width, wh = window.height, n = ww * wh
+        // Luma, smoothed by a 3×3 binomial so that scan noise does not dominate the gradients.
+        var luma = [Float](repeating: 0, count: n)
+        var tmp = [Float](repeating: 0, count: n)
+        var a = [Float](repeating: 0, count: n), b = a, c = a, ok = a
+        luma.withUnsafeMutableBufferPointer { l in
+            tmp.withUnsafeMutableBufferPointer { t in
+                for y in 0..<wh {
+                    let row = (window.minY + y) * pageWidth + window.minX
+                    for x in 0..<ww {
+                        let p = src[row + x]
+                        l[y * ww + x] = 0.299 * Float(p.r) + 0.587 * Float(p.g) + 0.114 * Float(p.b)
+                    }
+                }
+                for y in 0..<wh {
+                    for x in 0..<ww {
+                        let i = y * ww + x
+                        t[i] = (l[max(0, x - 1) + y * ww] + 2 * l[i] + l[min(ww - 1, x + 1) + y * ww]) * 0.25
+                    }
+                }
+                for y in 0..<wh {
+                    let up = max(0, y - 1) * ww, down = min(wh - 1, y + 1) * ww
+                    for x in 0..<ww { l[y * ww + x] = (t[up + x] + 2 * t[y * ww + x] + t[down + x]) * 0.25 }
+                }
+            }
+        }
+        // Pixels with a hole pixel within 2 (Chebyshev): their gradient is not the art's.
+        var near = [UInt8](repeating: 0, count: n)
+        for i in holeIndices {
+            let y = i / ww, x = i - y * ww
+            for yy in max(0, y - 2)...min(wh - 1, y + 2) {
+                for xx in max(0, x - 2)...min(ww - 1, x + 2) { near[yy * ww + xx] = 1 }
+            }
+        }
+        for y in 1..<max(1, wh - 1) {
+            for x in 1..<max(1, ww - 1) {
+                let i = y * ww + x
+                guard near[i] == 0 else { continue }
+                let gx = (luma[i - ww + 1] + 2 * luma[i + 1] + luma[i + ww + 1] - luma[i - ww - 1] - 2 * luma[i - 1] - luma[i + ww - 1]) * 0.125
+                let gy = (luma[i + ww - 1] + 2 * luma[i + ww] + luma[i + ww + 1] - luma[i - ww - 1] - 2 * luma[i - ww] - luma[i - ww + 1]) * 0.125
+                a[i] = gx * gx; b[i] = gx * gy; c[i] = gy * gy; ok[i] = 1
+            }
+        }
+        // Two box passes each way approximate a Gaussian of σ ≈ orientationScale.
+        let sigma = Double(parameters.orientationScale)
+        let r = max(1, Int(((1.5 * sigma * sigma + 0.25).squareRoot() - 0.5).rounded()))
+        for k in 0..<4 {
+            switch k {
+            case 0: Self.boxBlur(&a, tmp: &tmp, width: ww, height: wh, radius: r, passes: 2)
+            case 1: Self.boxBlur(&b, tmp: &tmp, width: ww, height: wh, radius: r, passes: 2)
+            case 2: Self.boxBlur(&c, tmp: &tmp, width: ww, height: wh, radius: r, passes: 2)
+            default: Self.boxBlur(&ok, tmp: &tmp, width: ww, height: wh, radius: r, passes: 2)
+            }
+        }
+        var isophote = [SIMD2<Float>](repeating: SIMD2(1, 0), count: holeIndices.count)
+        var coherence = [Float](repeating: 0, count: holeIndices.count)
+        for (k, i) in holeIndices.enumerated() {
+            let wsum = ok[i]
+            guard wsum > 1e-4 else { continue }
+            let jxx = a[i] / wsum, jxy = b[i] / wsum, jyy = c[i] / wsum
+            let theta = 0.5 * atan2(2 * jxy, jxx - jyy)
+            let trace = jxx + jyy
+            let disc = ((jxx - jyy) * (jxx - jyy) + 4 * jxy * jxy).squareRoot()
+            let q = disc / (trace + 1e-3)
+            isophote[k] = SIMD2(-sin(theta), cos(theta))
+            coherence[k] = q * q
+        }
+        return (isophote, coherence)
+    }
+
+    /// In-place separable box blur (zero outside), `passes` times each way, by running sums.
+    static func boxBlur(_ v: inout [Float], tmp: inout [Float], width: Int, height: Int, radius: Int, passes: Int) {
+        v.withUnsafeMutableBufferPointer { p in
+            tmp.withUnsafeMutableBufferPointer { t in
+                for _ in 0..<passes {
+                    for y in 0..<height {
+                        let row = y * width
+                        var sum: Float = 0
+                        for x in 0..<min(width, radius) { sum += p[row + x] }
+                        for x in 0..<width {
+                            if x + radius < width { sum += p[row + x + radius] }
+                            if x - radius - 1 >= 0 { sum -= p[row + x - radius - 1] }
+                            t[row + x] = sum
+                        }
+                    }
+                    // Columns, a row at a time so the memory walk stays sequential.
+                    var colSum = [Float](repeating: 0, count: width)
+                    for y in 0..<min(height, radius) {
+                        for x in 0..<width { colSum[x] += t[y * width + x] }
+                    }
+                    for y in 0..<height {
+                        if y + radius < height {
+                            let add = (y + radius) * width
+                            for x in 0..<width { colSum[x] += t[add + x] }
+                        }
+                        if y - radius - 1 >= 0 {
+                            let sub = (y - radius - 1) * width
+                            for x in 0..<width { colSum[x] -= t[sub + x] }
+                        }
+                        let row = y * width
+                        for x in 0..<width { p[row + x] = colSum[x] }
+                    }
+                }
+            }
+        }
     }
 
     // MARK: texture
