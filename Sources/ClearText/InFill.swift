@@ -53,6 +53,15 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
     public var orientationStrength: Double = 30
     /// Integration scale (pixels, ≈ Gaussian σ) of the structure tensor that gives that orientation.
     public var orientationScale: Int = 4
+    /// The dilation used instead of `dilation` in windows whose surround is busy (structure and
+    /// texture fills): there the halo the wider dilation takes is mostly the art's own pixels
+    /// beside the letters, and keeping them costs less than guessing them. The fill mask stays
+    /// the wider one; inside such windows its outer ring is returned as decoded.
+    public var busyDilation: Int = 1
+    /// Plane-fit residual (RMS, 8-bit levels) above which a surround counts as busy art for
+    /// `busyDilation`. Shaded paper and washes behind a panel or the sky sit below it: there the
+    /// halo is the text's and is filled.
+    public var busyThreshold: Double = 13
     /// Force one method everywhere (tests, comparisons); `nil` chooses per region.
     public var method: FillMethod? = nil
     /// Whether texture synthesis may be chosen automatically.
@@ -63,7 +72,7 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
     /// Every parameter, for fingerprints and logs.
     public var description: String {
         "dilation=\(dilation) slack=\(slack) context=\(context) reach=\(reach) smooth=\(smoothThreshold) "
-            + "agreement=\(agreement) iterations=\(harmonicIterations) orientation=\(orientationStrength)/\(orientationScale) "
+            + "busyDilation=\(busyDilation)/\(busyThreshold) agreement=\(agreement) iterations=\(harmonicIterations) orientation=\(orientationStrength)/\(orientationScale) "
             + "method=\(method?.rawValue ?? "auto") texture=\(allowTexture)"
     }
 
@@ -74,6 +83,8 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
         }
         try check((0...32).contains(dilation), "dilation", dilation, "0...32")
         try check((0...32).contains(slack), "slack", slack, "0...32")
+        try check((0...32).contains(busyDilation), "busyDilation", busyDilation, "0...32")
+        try check(busyThreshold >= 0 && busyThreshold.isFinite, "busyThreshold", busyThreshold, "finite and ≥ 0")
         try check((1...256).contains(context), "context", context, "1...256")
         try check((1...1024).contains(reach), "reach", reach, "1...1024")
         try check(smoothThreshold >= 0 && smoothThreshold.isFinite, "smoothThreshold", smoothThreshold, "finite and ≥ 0")
@@ -269,6 +280,14 @@ struct WindowFill {
         } else {
             method = .structure
         }
+        if method == .structure || method == .texture, parameters.busyDilation < parameters.dilation,
+            fit.residual > parameters.busyThreshold
+        {
+            shrinkHole(by: parameters.dilation - parameters.busyDilation)
+            if holeIndices.isEmpty {
+                return RegionReport(window: window, method: method, filledPixels: 0, surroundResidual: fit.residual)
+            }
+        }
         var values: [SIMD4<Float>]
         switch method {
         case .flat, .gradient:
@@ -303,6 +322,43 @@ struct WindowFill {
             dst[p] = RGBA8(r: q(v.x), g: q(v.y), b: q(v.z), a: src[p].a)
         }
         return RegionReport(window: window, method: method, filledPixels: holeIndices.count, surroundResidual: fit.residual)
+    }
+
+    /// Erodes the hole by `e` (Chebyshev): the fill mask is the ink dilated by `dilation`, so
+    /// this leaves the ink dilated by `dilation − e` (plus gaps narrower than 2e between strokes).
+    mutating func shrinkHole(by e: Int) {
+        let ww = window.width, wh = window.height
+        // Separable: a pixel stays when every pixel within e along its row is hole, then along its column.
+        var rowOK = [UInt8](repeating: 0, count: ww * wh)
+        for y in 0..<wh {
+            var run = 0
+            var left = [Int](repeating: 0, count: ww)
+            for x in 0..<ww {
+                run = hole[y * ww + x] != 0 ? run + 1 : 0
+                left[x] = run
+            }
+            run = 0
+            for x in stride(from: ww - 1, through: 0, by: -1) {
+                run = hole[y * ww + x] != 0 ? run + 1 : 0
+                if left[x] > e && run > e { rowOK[y * ww + x] = 1 }
+            }
+        }
+        var kept = [UInt8](repeating: 0, count: ww * wh)
+        for x in 0..<ww {
+            var up = [Int](repeating: 0, count: wh)
+            var run = 0
+            for y in 0..<wh {
+                run = rowOK[y * ww + x] != 0 ? run + 1 : 0
+                up[y] = run
+            }
+            run = 0
+            for y in stride(from: wh - 1, through: 0, by: -1) {
+                run = rowOK[y * ww + x] != 0 ? run + 1 : 0
+                if up[y] > e && run > e { kept[y * ww + x] = 1 }
+            }
+        }
+        hole = kept
+        holeIndices = holeIndices.filter { kept[$0] != 0 }
     }
 
     @inline(__always) func color(_ local: Int) -> SIMD4<Float> {
