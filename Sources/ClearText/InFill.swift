@@ -58,9 +58,10 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
     /// beside the letters, and keeping them costs less than guessing them. The fill mask stays
     /// the wider one; inside such windows its outer ring is returned as decoded.
     public var busyDilation: Int = 1
-    /// Plane-fit residual (RMS, 8-bit levels) above which a surround counts as busy art for
-    /// `busyDilation`. Shaded paper and washes behind a panel or the sky sit below it: there the
-    /// halo is the text's and is filled.
+    /// Spread of the luma (RMS, 8-bit levels) of the known pixels within 4 px above which a pixel
+    /// of the fill mask's outer ring counts as lying in busy art and is kept (`busyDilation`).
+    /// Plain sky, shaded paper and washes sit well below it: there the halo is the text's, and
+    /// an ink estimate that stops at the letters' core relies on the dilation to take it.
     public var busyThreshold: Double = 13
     /// Force one method everywhere (tests, comparisons); `nil` chooses per region.
     public var method: FillMethod? = nil
@@ -280,9 +281,7 @@ struct WindowFill {
         } else {
             method = .structure
         }
-        if method == .structure || method == .texture, parameters.busyDilation < parameters.dilation,
-            fit.residual > parameters.busyThreshold
-        {
+        if method == .structure || method == .texture, parameters.busyDilation < parameters.dilation {
             shrinkHole(by: parameters.dilation - parameters.busyDilation)
             if holeIndices.isEmpty {
                 return RegionReport(window: window, method: method, filledPixels: 0, surroundResidual: fit.residual)
@@ -356,6 +355,57 @@ struct WindowFill {
                 run = rowOK[y * ww + x] != 0 ? run + 1 : 0
                 if up[y] > e && run > e { kept[y * ww + x] = 1 }
             }
+        }
+        // The ring between the two dilations is kept only where the art around it is busy.
+        // Luma sums of the known pixels by integral images, for the spread within `r`.
+        let r = 4
+        let iw = ww + 1
+        var sum = [Double](repeating: 0, count: iw * (wh + 1)), sum2 = sum, count = sum
+        for y in 0..<wh {
+            let row = (window.minY + y) * pageWidth + window.minX
+            var a = 0.0, b = 0.0, c = 0.0
+            for x in 0..<ww {
+                if hole[y * ww + x] == 0 {
+                    let p = src[row + x]
+                    let l = 0.299 * Double(p.r) + 0.587 * Double(p.g) + 0.114 * Double(p.b)
+                    a += l; b += l * l; c += 1
+                }
+                let o = (y + 1) * iw + x + 1
+                sum[o] = sum[o - iw] + a; sum2[o] = sum2[o - iw] + b; count[o] = count[o - iw] + c
+            }
+        }
+        let threshold = parameters.busyThreshold * parameters.busyThreshold
+        // The ink's colour: the mean of the hole that survives the erosion (the letters' core).
+        var ink = SIMD4<Float>.zero
+        var inkCount: Float = 0
+        for i in holeIndices where kept[i] != 0 { ink += color(i); inkCount += 1 }
+        guard inkCount > 0 else { hole = kept; holeIndices = []; return }
+        ink /= inkCount
+        for i in holeIndices where kept[i] == 0 {
+            let y = i / ww, x = i - y * ww
+            let x0 = max(0, x - r), x1 = min(ww, x + r + 1), y0 = max(0, y - r), y1 = min(wh, y + r + 1)
+            @inline(__always) func box(_ t: [Double]) -> Double {
+                t[y1 * iw + x1] - t[y0 * iw + x1] - t[y1 * iw + x0] + t[y0 * iw + x0]
+            }
+            let n = box(count)
+            guard n >= 8 else { kept[i] = 1; continue }
+            let mean = box(sum) / n
+            let variance = box(sum2) / n - mean * mean
+            if variance <= threshold { kept[i] = 1; continue }
+            // A ring pixel that is a blend with the ink (the halo of a letter whose ink mask
+            // stops at its core) is still filled: kept are only pixels that look like some known
+            // pixel nearby far more than like the ink.
+            let c = color(i)
+            let d = c - ink
+            let toInk = abs(d.x) + abs(d.y) + abs(d.z)
+            var toArt = Float.infinity
+            for yy in max(0, y - 3)...min(wh - 1, y + 3) {
+                for xx in max(0, x - 3)...min(ww - 1, x + 3) where hole[yy * ww + xx] == 0 {
+                    let e = c - color(yy * ww + xx)
+                    toArt = min(toArt, abs(e.x) + abs(e.y) + abs(e.z))
+                }
+            }
+            if toArt > 0.25 * toInk { kept[i] = 1 }
         }
         hole = kept
         holeIndices = holeIndices.filter { kept[$0] != 0 }
