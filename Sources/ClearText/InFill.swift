@@ -626,43 +626,29 @@ struct WindowFill {
     // MARK: orientation
 
     /// The surround's dominant local orientation at every hole pixel: the structure tensor of
-    /// the known pixels' luma gradients (pixels within 2 of the hole left out, as their gradient
+    /// the known pixels' luma gradients (pixels next to the hole left out, as their gradient
     /// sees ink), averaged by normalised convolution so that it reaches into the hole. Returns
     /// the isophote (unit vector along the art's lines) and the coherence ((λ₁−λ₂)/(λ₁+λ₂))²,
     /// 0 where no direction dominates.
     func orientationField() -> (isophote: [SIMD2<Float>], coherence: [Float]) {
         let ww = window.width, wh = window.height, n = ww * wh
-        // Luma, smoothed by a 3×3 binomial so that scan noise does not dominate the gradients.
+        // Luma. Gradients need only the 3×3 neighbourhood to be known, so that the narrow gaps
+        // between letters (often the only art a big hole has beside it) still count.
         var luma = [Float](repeating: 0, count: n)
         var tmp = [Float](repeating: 0, count: n)
         var a = [Float](repeating: 0, count: n), b = a, c = a, ok = a
-        luma.withUnsafeMutableBufferPointer { l in
-            tmp.withUnsafeMutableBufferPointer { t in
-                for y in 0..<wh {
-                    let row = (window.minY + y) * pageWidth + window.minX
-                    for x in 0..<ww {
-                        let p = src[row + x]
-                        l[y * ww + x] = 0.299 * Float(p.r) + 0.587 * Float(p.g) + 0.114 * Float(p.b)
-                    }
-                }
-                for y in 0..<wh {
-                    for x in 0..<ww {
-                        let i = y * ww + x
-                        t[i] = (l[max(0, x - 1) + y * ww] + 2 * l[i] + l[min(ww - 1, x + 1) + y * ww]) * 0.25
-                    }
-                }
-                for y in 0..<wh {
-                    let up = max(0, y - 1) * ww, down = min(wh - 1, y + 1) * ww
-                    for x in 0..<ww { l[y * ww + x] = (t[up + x] + 2 * t[y * ww + x] + t[down + x]) * 0.25 }
-                }
+        for y in 0..<wh {
+            let row = (window.minY + y) * pageWidth + window.minX
+            for x in 0..<ww {
+                let p = src[row + x]
+                luma[y * ww + x] = 0.299 * Float(p.r) + 0.587 * Float(p.g) + 0.114 * Float(p.b)
             }
         }
-        // Pixels with a hole pixel within 2 (Chebyshev): their gradient is not the art's.
         var near = [UInt8](repeating: 0, count: n)
         for i in holeIndices {
             let y = i / ww, x = i - y * ww
-            for yy in max(0, y - 2)...min(wh - 1, y + 2) {
-                for xx in max(0, x - 2)...min(ww - 1, x + 2) { near[yy * ww + xx] = 1 }
+            for yy in max(0, y - 1)...min(wh - 1, y + 1) {
+                for xx in max(0, x - 1)...min(ww - 1, x + 1) { near[yy * ww + xx] = 1 }
             }
         }
         for y in 1..<max(1, wh - 1) {
