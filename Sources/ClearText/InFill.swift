@@ -9,8 +9,11 @@
 //                    harmonic (membrane) solution, which matches the border exactly and averages
 //                    scan noise away instead of copying it in;
 //   structure        outlines or edges cross the surround: each hidden pixel interpolates along
-//                    the direction in which the hole is narrowest and whose two ends agree, so
-//                    a line crossing a stroke is bridged straight and edges stay sharp;
+//                    the direction in which the hole is narrowest and whose two ends agree, and
+//                    that follows the art's local orientation (structure tensor), so a line
+//                    crossing a stroke is bridged straight, stripes and pickets continue along
+//                    themselves, and edges stay sharp; over busy art the fill mask's outer ring
+//                    is kept as decoded where it looks like the art rather than the ink;
 //   texture          busy art whose own patches predict the border well (stripes, fences): copy
 //                    the best-matching patch of the surround, shifted by the mean seam mismatch.
 
@@ -133,8 +136,9 @@ public struct InFill: Sendable {
         return fillMasked(page: page, fill: fill, regions: regions)
     }
 
-    /// The pixels the in-fill replaces: `mask` inside the regions (grown by `slack`), dilated by
-    /// `dilation`, never outside the grown regions. 255 = replaced.
+    /// The pixels the in-fill may replace: `mask` inside the regions (grown by `slack`), dilated
+    /// by `dilation`, never outside the grown regions. 255 = may be replaced. Over busy art the
+    /// outer ring beyond `busyDilation` is returned as decoded where it looks like the art.
     public func fillMask(mask: Bitmap<UInt8>, regions: [PixelRect]) -> Bitmap<UInt8> {
         precondition(parameters.dilation >= 0 && parameters.slack >= 0, "negative dilation or slack: \(parameters)")
         let w = mask.width, h = mask.height
