@@ -300,9 +300,9 @@ struct WindowFill {
             }
             harmonicRelax(&values, iterations: parameters.harmonicIterations)
         case .structure:
-            values = directionalFill()
+            values = directionalFill(oriented: fit.residual > parameters.busyThreshold)
         case .texture:
-            values = directionalFill()
+            values = directionalFill(oriented: fit.residual > parameters.busyThreshold)
         }
         if parameters.method == nil, method == .structure, parameters.allowTexture,
             let synthesized = textureFill(base: values)
@@ -521,7 +521,7 @@ struct WindowFill {
     /// Per hole pixel: for each line through it, the linear interpolation between the first
     /// known pixels on both sides, weighted towards short spans (fourth power: the narrowest
     /// crossing of a thin line must outvote the slanted rays that miss it) whose ends agree.
-    func directionalFill() -> [SIMD4<Float>] {
+    func directionalFill(oriented: Bool = true) -> [SIMD4<Float>] {
         let ww = window.width, wh = window.height
         let reach = parameters.reach
         let agreement = Float(parameters.agreement)
@@ -535,7 +535,9 @@ struct WindowFill {
         var out = [SIMD4<Float>](repeating: .zero, count: holeIndices.count)
         let dirCount = Self.directions.count
         let strength = Float(parameters.orientationStrength)
-        let orientation = strength > 0 ? orientationField() : nil
+        // Only over busy art: a surround that is nearly smooth has no orientation of its own,
+        // and what the tensor finds there is the edges of ink the mask missed.
+        let orientation = strength > 0 && oriented ? orientationField() : nil
         let unitDirections = Self.directions.map { d -> SIMD2<Float> in
             let v = SIMD2<Float>(Float(d.0), Float(d.1))
             return v / (v * v).sum().squareRoot()
