@@ -285,7 +285,9 @@ struct WindowFill {
         } else {
             method = .structure
         }
-        if method == .structure || method == .texture, parameters.busyDilation < parameters.dilation {
+        if method == .structure || method == .texture, parameters.busyDilation < parameters.dilation,
+            fit.residual > parameters.busyThreshold
+        {
             shrinkHole(by: parameters.dilation - parameters.busyDilation)
             if holeIndices.isEmpty {
                 return RegionReport(window: window, method: method, filledPixels: 0, surroundResidual: fit.residual)
