@@ -7,6 +7,8 @@
 #
 #   Tools/bench-infill.sh            standard corpus (48 pages, 1600×2000, mixed difficulty)
 #   Tools/bench-infill.sh --hard     the hard corpus as well
+#   ORACLE_ONLY=1 Tools/bench-infill.sh   only the truth-mask mode (quickest, the in-fill alone)
+#   NO_DETECTOR=1 Tools/bench-infill.sh   the two truth-box modes, no `analyze`
 #
 # The corpus is generated once and cached under .build/corpus/seed-<seed>/ (the layout
 # BenchmarkCorpus.write uses; the analysis benchmark shares it). OpenCV comes from PyPI into a
@@ -84,7 +86,7 @@ run_set() {  # label difficulty seeds...
     for s in "$@"; do generate "$s" "$difficulty"; done
     [[ ${ESTIMATE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink alone (scan − clean ≥ 40, no estimate added): the in-fill by itself" oracle "$@"
     [[ ${ORACLE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + own mask estimate (InkMask)" estimate "$@"
-    run_mode "$label" "Picturebook's own detected boxes + ink masks (analyze, then clear)" detector "$@"
+    [[ ${ORACLE_ONLY:-0} == 1 || ${NO_DETECTOR:-0} == 1 ]] || run_mode "$label" "Picturebook's own detected boxes + ink masks (analyze, then clear)" detector "$@"
 }
 
 run_set standard mixed 1001 1002 1003 1004

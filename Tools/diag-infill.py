@@ -55,7 +55,8 @@ def main():
             scan = cv2.imread(os.path.join(corpus, p["image"])).astype(np.int16)
             clean = cv2.imread(os.path.join(corpus, p["clean"])).astype(np.int16)
             ours = cv2.imread(os.path.join(cleared_dir, stem + ".png")).astype(np.int16)
-            fill = cv2.imread(os.path.join(mask_dir, stem + ".png"), cv2.IMREAD_GRAYSCALE) > 0
+            # The pixels actually replaced: over busy art the fill mask's outer ring is kept.
+            fill = (cv2.imread(os.path.join(mask_dir, stem + ".png"), cv2.IMREAD_GRAYSCALE) > 0) & (ours != scan).any(axis=2)
             ink = (np.abs(scan - clean).max(axis=2) >= 40).astype(np.uint8)
             near = cv2.dilate(ink, np.ones((7, 7), np.uint8)) > 0
             ink = ink > 0
