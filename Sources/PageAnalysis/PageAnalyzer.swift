@@ -285,7 +285,7 @@ public struct PageAnalyzer: Sendable {
     private func gutter(near margin: Double, left: Bool, rows: [Rect], size: Double,
                         polarity: DetectedPolarity, work: WorkingImage) -> Double? {
         guard let m = work.masks[polarity], let first = rows.first else { return nil }
-        let y0 = max(0, Int(first.minY)), y1 = min(work.height, Int(rows.map(\.maxY).max()!.rounded(.up)) + 1)
+        let y0 = max(0, Int(first.minY)), y1 = min(work.height, Int((rows.map(\.maxY).max() ?? first.maxY).rounded(.up)) + 1)
         guard y1 > y0 else { return nil }
         let (a, b) = left ? (margin - 2 * size, margin + 0.5 * size) : (margin - 0.5 * size, margin + 2 * size)
         let x0 = max(0, Int(a)), x1 = min(work.width - 1, Int(b.rounded(.up)))
