@@ -329,39 +329,35 @@ struct WindowFill {
         return RegionReport(window: window, method: method, filledPixels: holeIndices.count, surroundResidual: fit.residual)
     }
 
+    /// One-dimensional erosion along lines of `mask`: 1 where the mask is set for more than
+    /// `e` pixels both ways along the line (the pixel itself counted in each). `index(line, i)`
+    /// is the flat index of the i-th pixel of a line.
+    static func erodeLines(_ mask: [UInt8], lines: Int, length: Int, radius e: Int, index: (Int, Int) -> Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: mask.count)
+        var before = [Int](repeating: 0, count: length)
+        for line in 0..<lines {
+            var run = 0
+            for i in 0..<length {
+                run = mask[index(line, i)] != 0 ? run + 1 : 0
+                before[i] = run
+            }
+            run = 0
+            for i in stride(from: length - 1, through: 0, by: -1) {
+                let j = index(line, i)
+                run = mask[j] != 0 ? run + 1 : 0
+                if before[i] > e && run > e { out[j] = 1 }
+            }
+        }
+        return out
+    }
+
     /// Erodes the hole by `e` (Chebyshev): the fill mask is the ink dilated by `dilation`, so
     /// this leaves the ink dilated by `dilation − e` (plus gaps narrower than 2e between strokes).
     mutating func shrinkHole(by e: Int) {
         let ww = window.width, wh = window.height
         // Separable: a pixel stays when every pixel within e along its row is hole, then along its column.
-        var rowOK = [UInt8](repeating: 0, count: ww * wh)
-        for y in 0..<wh {
-            var run = 0
-            var left = [Int](repeating: 0, count: ww)
-            for x in 0..<ww {
-                run = hole[y * ww + x] != 0 ? run + 1 : 0
-                left[x] = run
-            }
-            run = 0
-            for x in stride(from: ww - 1, through: 0, by: -1) {
-                run = hole[y * ww + x] != 0 ? run + 1 : 0
-                if left[x] > e && run > e { rowOK[y * ww + x] = 1 }
-            }
-        }
-        var kept = [UInt8](repeating: 0, count: ww * wh)
-        for x in 0..<ww {
-            var up = [Int](repeating: 0, count: wh)
-            var run = 0
-            for y in 0..<wh {
-                run = rowOK[y * ww + x] != 0 ? run + 1 : 0
-                up[y] = run
-            }
-            run = 0
-            for y in stride(from: wh - 1, through: 0, by: -1) {
-                run = rowOK[y * ww + x] != 0 ? run + 1 : 0
-                if up[y] > e && run > e { kept[y * ww + x] = 1 }
-            }
-        }
+        let rowOK = Self.erodeLines(hole, lines: wh, length: ww, radius: e) { y, x in y * ww + x }
+        var kept = Self.erodeLines(rowOK, lines: ww, length: wh, radius: e) { x, y in y * ww + x }
         // The ring between the two dilations is kept only where the art around it is busy.
         // Luma sums of the known pixels by integral images, for the spread within `r`.
         let r = 4

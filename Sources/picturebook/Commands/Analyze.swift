@@ -73,7 +73,7 @@ struct Analyze: ParsableCommand {
 
     func validate() throws {
         _ = try analysisParameters()
-        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64, got \(jobs)") }
+        try validateJobs(jobs)
     }
 
     func run() throws {

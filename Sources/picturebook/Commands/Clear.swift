@@ -72,7 +72,7 @@ struct Clear: ParsableCommand {
 
     func validate() throws {
         _ = try inFillParameters()
-        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64, got \(jobs)") }
+        try validateJobs(jobs)
     }
 
     func run() throws {

@@ -57,7 +57,7 @@ struct Popout: ParsableCommand {
 
     func validate() throws {
         _ = try popoutParameters()
-        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64, got \(jobs)") }
+        try validateJobs(jobs)
     }
 
     func run() throws {
