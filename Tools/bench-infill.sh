@@ -9,6 +9,7 @@
 #   Tools/bench-infill.sh --hard     the hard corpus as well
 #   ORACLE_ONLY=1 Tools/bench-infill.sh   only the truth-mask mode (quickest, the in-fill alone)
 #   NO_DETECTOR=1 Tools/bench-infill.sh   the two truth-box modes, no `analyze`
+#   DETECTOR_ONLY=1 Tools/bench-infill.sh the whole-pipeline mode alone
 #
 # The corpus is generated once and cached under .build/corpus/seed-<seed>/ (the layout
 # BenchmarkCorpus.write uses; the analysis benchmark shares it). OpenCV comes from PyPI into a
@@ -84,8 +85,8 @@ run_set() {  # label difficulty seeds...
     local label=$1 difficulty=$2
     shift 2
     for s in "$@"; do generate "$s" "$difficulty"; done
-    [[ ${ESTIMATE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink alone (scan − clean ≥ 40, no estimate added): the in-fill by itself" oracle "$@"
-    [[ ${ORACLE_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + own mask estimate (InkMask)" estimate "$@"
+    [[ ${ESTIMATE_ONLY:-0} == 1 || ${DETECTOR_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink alone (scan − clean ≥ 40, no estimate added): the in-fill by itself" oracle "$@"
+    [[ ${ORACLE_ONLY:-0} == 1 || ${DETECTOR_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + own mask estimate (InkMask)" estimate "$@"
     [[ ${ORACLE_ONLY:-0} == 1 || ${NO_DETECTOR:-0} == 1 ]] || run_mode "$label" "Picturebook's own detected boxes + ink masks (analyze, then clear)" detector "$@"
 }
 
