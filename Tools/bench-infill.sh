@@ -50,7 +50,7 @@ for page in book["pages"]:
     page["textBoxes"] = []
 json.dump(book, open(sys.argv[2], "w"), ensure_ascii=False, indent=2)
 PY
-    $PB analyze "$dir" >&2
+    $PB analyze "$dir" ${ANALYZE_ARGS:-} >&2
 }
 
 run_mode() {  # label mode-name mask-source(estimate|oracle|detector) seeds...
@@ -74,7 +74,7 @@ run_mode() {  # label mode-name mask-source(estimate|oracle|detector) seeds...
         fi
         # One page at a time so the timing is the in-fill's own (it uses both cores inside).
         $PB clear "$book" --out "$work/clear-$s" --fill-masks "$work/masks-$s" \
-            --stats "$work/stats.jsonl" --jobs 1 --force "${maskopt[@]}" >&2
+            --stats "$work/stats.jsonl" --jobs 1 --force "${maskopt[@]}" ${CLEAR_ARGS:-} >&2
     done
     $VENV/bin/python Tools/bench-infill.py --mode "$label: $mode" \
         --corpora "${corpora[@]}" --cleared "${cleared[@]}" --masks "${masks[@]}" \

@@ -134,6 +134,15 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var coreGrowth: Int = 2
     /// …and only by pieces at most this many grey levels paler than the line's own glyphs.
     public var coreGrowthGrayMargin: Double = 0
+    /// The ink mask takes only ink within this many glyph sizes of one of the block's lines
+    /// (see `refine`); negative takes all ink in the block's box.
+    public var lineBandPad: Double = 0.8
+    /// Pieces of a block's ink further than this (per channel) from its type's colour are
+    /// drawing and stay out of the ink mask (see `textColoured`); 0 keeps them.
+    public var inkColourSpread: Int = 20
+    /// …where a type colour is one shared by at least this share of the block's glyph-sized
+    /// pieces (a title may be set in several).
+    public var inkClusterShare: Double = 0.25
     /// The floor for blocks found in the inkiest-ink reading…
     public var minimumCoreConfidence: Double = 0.9
     /// …and the least characters they need.
@@ -281,6 +290,9 @@ extension AnalysisParameters {
         case "maximumCoreGray": maximumCoreGray = value
         case "coreGrowth": coreGrowth = Int(value)
         case "coreGrowthGrayMargin": coreGrowthGrayMargin = value
+        case "lineBandPad": lineBandPad = value
+        case "inkColourSpread": inkColourSpread = Int(value)
+        case "inkClusterShare": inkClusterShare = value
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "salvageLines": salvageLines = value != 0
         case "attachFragments": attachFragments = value != 0

@@ -695,26 +695,82 @@ final class WorkingImage: @unchecked Sendable {
         // Ink wherever at least ~30% of the way from paper to ink: keeps the anti-aliased edge.
         let t = ink + 0.7 * (bg - ink)
 
+        // Only ink in the bands of the block's own lines is text. A block's box also holds
+        // whatever lies between and beside its lines, and over a drawing that is the drawing's
+        // outlines (two paragraphs either side of a cat, a fence under the last line): taken into
+        // the mask, ClearText would erase them. The pad keeps dots, accents and Arabic's
+        // diacritics that sit off the line's glyphs.
+        let bw = wx1 - wx0, bh = wy1 - wy0
+        var inBand = [Bool](repeating: b.lines.isEmpty || parameters.lineBandPad < 0, count: bw * bh)
+        if !b.lines.isEmpty && parameters.lineBandPad >= 0 {
+            for l in b.lines {
+                let pad = max(1, parameters.lineBandPad * l.thickness)
+                let r = l.rect.insetBy(dx: -pad, dy: -pad)
+                let xs = max(wx0, Int(r.minX.rounded(.down))), xe = min(wx1, Int(r.maxX.rounded(.up)) + 1)
+                let ys = max(wy0, Int(r.minY.rounded(.down))), ye = min(wy1, Int(r.maxY.rounded(.up)) + 1)
+                guard xe > xs, ye > ys else { continue }
+                for y in ys..<ye { for x in xs..<xe { inBand[(y - wy0) * bw + x - wx0] = true } }
+            }
+        }
+
+        // The candidate ink at full resolution, in the block's area.
+        let aw = x1 - x0, ah = y1 - y0
+        var cand = [UInt8](repeating: 0, count: aw * ah)
+        var lum = [UInt8](repeating: 0, count: aw * ah)
+        var bgSum = (0, 0, 0, 0)
+        page.pixels.withUnsafeBufferPointer { src in
+            for y in y0..<y1 {
+                let wy = min(height - 1, y / f), nearRow = wy * width
+                let bandRow = (min(wy, wy1 - 1) - wy0) * bw
+                for x in x0..<x1 {
+                    let p = src[y * W + x]
+                    let gi = (54 * Int(p.r) + 183 * Int(p.g) + 19 * Int(p.b)) >> 8
+                    let g = Double(gi)
+                    let wx = min(width - 1, x / f)
+                    let isNear = near[nearRow + wx] != 0
+                    let i = (y - y0) * aw + x - x0
+                    lum[i] = UInt8(gi)
+                    if (dark ? g <= t : g >= t) && isNear && inBand[bandRow + min(wx, wx1 - 1) - wx0] {
+                        cand[i] = 1
+                    } else if !isNear {
+                        bgSum.0 += Int(p.r); bgSum.1 += Int(p.g); bgSum.2 += Int(p.b); bgSum.3 += 1
+                    }
+                }
+            }
+        }
+
+        let labeling = cand.withUnsafeBufferPointer { mb in
+            lum.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: 1, gray: gb, width: aw, height: ah) }
+        }
+        // The lines' own bands, tight, at full resolution: where a piece far taller than a
+        // glyph (a letter fused with an outline that runs on across the drawing) may keep ink.
+        var tight = [Bool](repeating: b.lines.isEmpty, count: aw * ah)
+        for l in b.lines {
+            let pad = 0.25 * l.thickness
+            let r = l.rect.insetBy(dx: -pad, dy: -pad)
+            let xs = max(x0, Int(r.minX * Double(f))), xe = min(x1, Int((r.maxX * Double(f)).rounded(.up)) + f)
+            let ys = max(y0, Int(r.minY * Double(f))), ye = min(y1, Int((r.maxY * Double(f)).rounded(.up)) + f)
+            guard xe > xs, ye > ys else { continue }
+            for y in ys..<ye { for x in xs..<xe { tight[(y - y0) * aw + x - x0] = true } }
+        }
+        let keep = page.pixels.withUnsafeBufferPointer { src in
+            textColoured(labeling, src: src, origin: (x0, y0), size: (aw, ah), lum: lum, core: ink + 0.35 * (bg - ink), dark: dark,
+                         glyphSize: b.size * Double(f), horizontal: b.orientation == .horizontal, tight: tight)
+        }
+
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
-        var inkSum = (0, 0, 0, 0), bgSum = (0, 0, 0, 0)
+        var inkSum = (0, 0, 0, 0)
         let core = ink + 0.35 * (bg - ink)
         page.pixels.withUnsafeBufferPointer { src in
             inkMask.pixels.withUnsafeMutableBufferPointer { dst in
                 for y in y0..<y1 {
-                    let nearRow = min(height - 1, y / f) * width
-                    for x in x0..<x1 {
-                        let p = src[y * W + x]
-                        let g = Double((54 * Int(p.r) + 183 * Int(p.g) + 19 * Int(p.b)) >> 8)
-                        let isNear = near[nearRow + min(width - 1, x / f)] != 0
-                        let isInk = (dark ? g <= t : g >= t) && isNear
-                        if isInk {
-                            dst[y * W + x] = 255
-                            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-                            if dark ? g <= core : g >= core {
-                                inkSum.0 += Int(p.r); inkSum.1 += Int(p.g); inkSum.2 += Int(p.b); inkSum.3 += 1
-                            }
-                        } else if !isNear {
-                            bgSum.0 += Int(p.r); bgSum.1 += Int(p.g); bgSum.2 += Int(p.b); bgSum.3 += 1
+                    for x in x0..<x1 where keep[(y - y0) * aw + x - x0] {
+                        dst[y * W + x] = 255
+                        minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                        let g = Double(lum[(y - y0) * aw + x - x0])
+                        if dark ? g <= core : g >= core {
+                            let p = src[y * W + x]
+                            inkSum.0 += Int(p.r); inkSum.1 += Int(p.g); inkSum.2 += Int(p.b); inkSum.3 += 1
                         }
                     }
                 }
@@ -729,6 +785,111 @@ final class WorkingImage: @unchecked Sendable {
             rect: PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1),
             orientation: b.orientation, polarity: b.polarity, inkColor: mean(inkSum, ink), backgroundColor: mean(bgSum, bg),
             confidence: b.confidence, role: .body, order: 0)
+    }
+
+    /// Which candidate ink pixels of a block are its type, by colour.
+    ///
+    /// Drawn outlines cross the lines' bands too (picket tips under a line, a cat's ear beside
+    /// a word), as dark as the type and often as thick, but type is printed in one ink and the
+    /// drawing's lines mostly are not. The ink is the colour of the block's glyph-sized pieces;
+    /// a piece of another colour is drawing and left out, and a piece in which a letter is fused
+    /// with drawn lines keeps just its ink-coloured pixels and their anti-aliased fringe. When
+    /// the glyph-sized pieces themselves disagree (a title set in several colours) nothing is
+    /// left out.
+    private func textColoured(
+        _ labeling: ComponentLabeling, src: UnsafeBufferPointer<RGBA8>, origin: (Int, Int), size: (Int, Int),
+        lum: [UInt8], core: Double, dark: Bool, glyphSize: Double, horizontal: Bool, tight: [Bool]
+    ) -> [Bool] {
+        let (x0, y0) = origin, (aw, ah) = size, W = page.width
+        let comps = labeling.components
+        var keep = [Bool](repeating: false, count: aw * ah)
+        func markAll() { for run in labeling.runs { for x in Int(run.x0)...Int(run.x1) { keep[Int(run.y) * aw + x] = true } } }
+        let spread = parameters.inkColourSpread
+        guard spread > 0 else { markAll(); return keep }
+        func isCore(_ i: Int) -> Bool { dark ? Double(lum[i]) <= core : Double(lum[i]) >= core }
+
+        // Mean colour of each piece's core: its edges blend with what surrounds it.
+        var sums = [(Int, Int, Int, Int)](repeating: (0, 0, 0, 0), count: comps.count)
+        for run in labeling.runs {
+            let c = Int(run.component), y = Int(run.y)
+            for x in Int(run.x0)...Int(run.x1) where isCore(y * aw + x) {
+                let p = src[(y + y0) * W + x + x0]
+                sums[c].0 += Int(p.r); sums[c].1 += Int(p.g); sums[c].2 += Int(p.b); sums[c].3 += 1
+            }
+        }
+        var glyphs: [(r: Int, g: Int, b: Int, n: Int)] = []
+        for (c, s) in zip(comps, sums) where s.3 >= 8 {
+            guard Double(c.height) <= 1.6 * glyphSize, Double(c.width) <= 2.5 * glyphSize else { continue }
+            glyphs.append((s.0 / s.3, s.1 / s.3, s.2 / s.3, s.3))
+        }
+        let total = glyphs.reduce(0) { $0 + $1.n }
+        guard total > 0 else { markAll(); return keep }
+        // The inks: the densest colours among glyph-sized pieces, weighted by core area, that
+        // hold a fair share of them. Letters cluster tightly; the drawing's pieces that pass
+        // for glyphs (picket tips, ears) are scattered over its colours.
+        let radius = max(8, spread / 2)
+        var inks: [(Int, Int, Int)] = []
+        var rest = glyphs
+        while !rest.isEmpty {
+            var best = (n: -1, r: 0, g: 0, b: 0)
+            for a in rest {
+                var n = 0, r = 0, g = 0, bl = 0
+                for o in rest where max(abs(o.r - a.r), abs(o.g - a.g), abs(o.b - a.b)) <= radius {
+                    n += o.n; r += o.r * o.n; g += o.g * o.n; bl += o.b * o.n
+                }
+                if n > best.n { best = (n, r / n, g / n, bl / n) }
+            }
+            guard Double(best.n) >= parameters.inkClusterShare * Double(total) else { break }
+            inks.append((best.r, best.g, best.b))
+            rest.removeAll { max(abs($0.r - best.r), abs($0.g - best.g), abs($0.b - best.b)) <= spread }
+        }
+        func near(_ r: Int, _ g: Int, _ b: Int) -> Bool {
+            inks.contains { max(abs(r - $0.0), abs(g - $0.1), abs(b - $0.2)) <= spread }
+        }
+        // Letters in many colours (a rainbow title) make no colour common enough: then the
+        // colours say nothing and every piece stays.
+        let covered = glyphs.reduce(0) { $0 + (near($1.r, $1.g, $1.b) ? $1.n : 0) }
+        guard Double(covered) >= 0.4 * Double(total) else { markAll(); return keep }
+
+        var whole = [Bool](repeating: false, count: comps.count)
+        var oversized = [Bool](repeating: false, count: comps.count)
+        for (c, s) in sums.enumerated() {
+            oversized[c] = Double(horizontal ? comps[c].height : comps[c].width) > 2.2 * glyphSize
+            whole[c] = !oversized[c] && (s.3 < 8 || near(s.0 / s.3, s.1 / s.3, s.2 / s.3))
+        }
+        // Seeds: every pixel of an ink-coloured piece, and the ink-coloured core pixels of the others…
+        var seeds: [Int] = []
+        for run in labeling.runs {
+            let y = Int(run.y)
+            for x in Int(run.x0)...Int(run.x1) {
+                let i = y * aw + x
+                if whole[Int(run.component)] {
+                    keep[i] = true
+                } else if isCore(i) && (!oversized[Int(run.component)] || tight[i]) {
+                    let p = src[(y + y0) * W + x + x0]
+                    if near(Int(p.r), Int(p.g), Int(p.b)) { keep[i] = true; seeds.append(i) }
+                }
+            }
+        }
+        guard !seeds.isEmpty else { return keep }
+        // …grown through their piece by the fringe the threshold took around them.
+        var cand = [Bool](repeating: false, count: aw * ah)
+        for run in labeling.runs where !whole[Int(run.component)] { for x in Int(run.x0)...Int(run.x1) { cand[Int(run.y) * aw + x] = true } }
+        var frontier = seeds
+        for _ in 0..<2 {
+            var next: [Int] = []
+            for i in frontier {
+                let x = i % aw, y = i / aw
+                for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                    let nx = x + dx, ny = y + dy
+                    guard nx >= 0, ny >= 0, nx < aw, ny < ah else { continue }
+                    let j = ny * aw + nx
+                    if cand[j] && !keep[j] { keep[j] = true; next.append(j) }
+                }
+            }
+            frontier = next
+        }
+        return keep
     }
 }
 
