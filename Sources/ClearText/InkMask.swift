@@ -82,6 +82,17 @@ public enum InkMask {
         return borderSpread(page: page, box: r) > parameters.busyBorder
     }
 
+    /// The same test with the ring's pixels within 2 px of `ink` (page-sized, non-zero on ink)
+    /// left out. A detected box can be a little too tight, and then its ring runs through the
+    /// letters it clipped: on a plain sky their strokes alone spread the ring like a drawing.
+    public static func isOverArt(
+        page: Bitmap<RGBA8>, in rect: PixelRect, ignoring ink: Bitmap<UInt8>, parameters: InkMaskParameters = InkMaskParameters()
+    ) -> Bool {
+        precondition(ink.width == page.width && ink.height == page.height, "ink mask \(ink.width)×\(ink.height) for a \(page.width)×\(page.height) page")
+        guard let r = rect.intersection(page.bounds) else { return false }
+        return groundSpread(page: page, box: r, ignoring: ink) > parameters.busyBorder
+    }
+
     /// The polarity the estimate would use for `rect`.
     public static func polarity(page: Bitmap<RGBA8>, in rect: PixelRect) -> Polarity {
         guard let r = rect.intersection(page.bounds) else { return .darkOnLight }
@@ -146,13 +157,32 @@ public enum InkMask {
     }
 
     /// Standard deviation of the luma in a 4-px ring around the box (0 when there is none).
-    static func borderSpread(page: Bitmap<RGBA8>, box r: PixelRect) -> Double {
-        let ring = r.expanded(by: 4)
+    static func borderSpread(page: Bitmap<RGBA8>, box r: PixelRect) -> Double { groundSpread(page: page, box: r, ignoring: nil) }
+
+    /// The standard deviation of the luma of a 4-px ring around `r`, leaving out pixels within
+    /// 2 px of `ink` when it is given.
+    static func groundSpread(page: Bitmap<RGBA8>, box r: PixelRect, ignoring ink: Bitmap<UInt8>?) -> Double {
+        let area = r.expanded(by: 4)
+        let W = page.width, H = page.height
+        let x0 = max(0, area.minX), x1 = min(W, area.maxX), y0 = max(0, area.minY), y1 = min(H, area.maxY)
+        guard x1 > x0, y1 > y0 else { return 0 }
+        let aw = x1 - x0, ah = y1 - y0
+        // Ink grown by 2 px, so the letters' anti-aliased edges stay out of the sample too.
+        var near = [Bool](repeating: false, count: ink == nil ? 0 : aw * ah)
+        ink?.pixels.withUnsafeBufferPointer { m in
+            for y in max(0, y0 - 2)..<min(H, y1 + 2) {
+                for x in max(0, x0 - 2)..<min(W, x1 + 2) where m[y * W + x] != 0 {
+                    for yy in max(y0, y - 2)..<min(y1, y + 3) {
+                        for xx in max(x0, x - 2)..<min(x1, x + 3) { near[(yy - y0) * aw + xx - x0] = true }
+                    }
+                }
+            }
+        }
         var n = 0.0, sum = 0.0, sq = 0.0
         page.pixels.withUnsafeBufferPointer { p in
-            for y in max(0, ring.minY)..<min(page.height, ring.maxY) {
-                for x in max(0, ring.minX)..<min(page.width, ring.maxX) where !r.contains(x: x, y: y) {
-                    let l = Double(p[y * page.width + x].luma)
+            for y in y0..<y1 {
+                for x in x0..<x1 where !r.contains(x: x, y: y) && (near.isEmpty || !near[(y - y0) * aw + x - x0]) {
+                    let l = Double(p[y * W + x].luma)
                     n += 1; sum += l; sq += l * l
                 }
             }
