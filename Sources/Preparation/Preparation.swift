@@ -44,23 +44,29 @@ public enum PageClearing {
     /// Clears `boxes` on `page`.
     ///
     /// Without a mask file the ink is the box-wise estimate (`InkMask`). With one (a gray PNG the
-    /// size of the page, non-zero on ink, as `analyze` writes it), the file is trusted on plain
-    /// ground and the estimate only adds ink the file missed where it is surely ink:
-    /// * in a box the file barely covers (under a tenth of the estimate's ink there): a box a
-    ///   librarian drew, or text the detector kept no ink for, gets the whole estimate;
-    /// * within ``fringe`` px of the file's ink: the anti-aliased edge and blur halo;
-    /// * every estimated mark joined to the file's ink, up to ``reach`` px beyond the box:
-    ///   clipped glyphs and the faint parts of strokes.
+    /// size of the page, non-zero on ink, as `analyze` writes it), how the two combine depends on
+    /// the ground around each box (``InkMask/groundSpread(page:in:ignoring:)``, with the file's
+    /// ink left out of it):
     ///
-    /// Over art (``InkMask/isOverArt(page:in:ignoring:parameters:)``, the file's ink left out of
-    /// the ground it measures) the estimate made for the box itself
-    /// replaces the file inside the box. The detector's mask is a threshold between paper and ink
-    /// that keeps whatever is as dark as the type, and over a drawing that is the outlines, rails
-    /// and grass the letters touch; the estimate sorts the type from the drawing by its colour
-    /// and by what runs on beyond the box (measured on the benchmark's whole pipeline: 20.2 dB
-    /// over art with the file, 22.6 with the estimate). That holds even where the estimate finds
-    /// far less ink than the file: there the file's extra "ink" was the drawing. Only a box in
-    /// which the estimate finds no ink at all keeps the file.
+    /// * **Plain ground** (luma spread up to `busyBorder`): the file is trusted, and the estimate
+    ///   adds what it surely missed: the whole estimate in a box the file barely covers (under a
+    ///   tenth of the estimate's ink: a box a librarian drew, or text the detector kept no ink
+    ///   for), the estimate within ``fringe`` px of the file's ink (the anti-aliased edge and
+    ///   blur halo), and every estimated mark joined to the file's ink up to ``reach`` px beyond
+    ///   the box (clipped glyphs, the faint parts of strokes).
+    /// * **Colour art** (luma spread over `busyBorder`, chroma over `colourGround`): the estimate
+    ///   made for the box itself replaces the file inside the box. The detector's mask is a
+    ///   threshold between ground and ink that keeps whatever is as dark as the type, and over a
+    ///   drawing that is the outlines, rails and grass the letters touch; the estimate sorts type
+    ///   from drawing by colour and by what runs on beyond the box (benchmark, whole pipeline:
+    ///   20.2 dB over art with the file, 22.6 with the estimate). That holds even where the
+    ///   estimate finds far less ink than the file: the file's extra "ink" was the drawing. A box
+    ///   in which the estimate finds no ink at all keeps the file.
+    /// * **Art in the ink's own colour** (an engraving, a pen drawing): colour cannot tell type
+    ///   from drawing, so the file stays (it keeps to the lines and stops at the drawing's edge),
+    ///   with the estimate's fringe around its ink; file ink further than ``fringe`` px from any
+    ///   estimated ink is dropped unless the estimate found under a third of the file's ink.
+    ///
     /// With `fileOnly` the mask file is used alone (to score the in-fill by itself).
     public static func clear(
         page image: Bitmap<RGBA8>, boxes: [PixelRect], maskFile: String?, source: String,
@@ -111,17 +117,22 @@ public enum PageClearing {
     static func merged(
         file: Bitmap<UInt8>, page: Bitmap<RGBA8>, boxes: [PixelRect], grown: [PixelRect], parameters: InkMaskParameters
     ) -> Bitmap<UInt8> {
-        let overArt = boxes.map { InkMask.isOverArt(page: page, in: $0, ignoring: file, parameters: parameters) }
+        let grounds = boxes.map { InkMask.groundSpread(page: page, in: $0, ignoring: file) }
+        let colourArt = grounds.map { $0.luma > parameters.busyBorder && $0.chroma > parameters.colourGround }
+        // Elsewhere the older, plainer test (the whole ring, letters and all) decides between
+        // flooding the estimate's marks and vetoing: a ring that crosses neighbouring lines of
+        // small print is no place to flood from either.
+        let overArt = boxes.map { InkMask.isOverArt(page: page, in: $0, parameters: parameters) }
         // The estimate reads a region's ground and ink colour from the region it is given, so
         // over art it gets the box itself: grown by `reach`, its ring takes in more of the drawing.
-        let regions = zip(boxes, grown).enumerated().map { i, pair in overArt[i] ? pair.0 : pair.1 }
+        let regions = zip(boxes, grown).enumerated().map { i, pair in colourArt[i] ? pair.0 : pair.1 }
         let estimate = InkMask.estimate(page: page, regions: regions, parameters: parameters)
         var out = file
         let w = page.width
         // Over art the estimate replaces the file in the box. Cleared for every such box before
         // any ink is added, so a box that overlaps another never erases the other's ink.
         var replaced = [Bool](repeating: false, count: boxes.count)
-        for (i, box) in boxes.enumerated() where overArt[i] {
+        for (i, box) in boxes.enumerated() where colourArt[i] {
             guard let box = box.intersection(page.bounds) else { continue }
             var found = false
             for y in box.minY..<box.maxY where !found {
@@ -156,6 +167,21 @@ public enum PageClearing {
                 for y in by0..<by1 { for x in bx0..<bx1 where e[y * aw + x] != 0 { take[y * aw + x] = 1 } }
             } else if fileInBox * 10 < estimateInBox {
                 for y in by0..<by1 { for x in bx0..<bx1 where e[y * aw + x] != 0 { take[y * aw + x] = 1 } }
+            } else if overArt[i] {
+                // Beside a drawing in the ink's colour: the file's ink plus the estimate's fringe
+                // around it, and file ink far from any estimated ink is dropped, unless the
+                // estimate found too little to judge by. No flooding: a mark touching a letter
+                // is as often the drawing's outline.
+                let near = dilated(f, width: aw, height: ah, by: fringe)
+                for j in take.indices where e[j] != 0 && near[j] != 0 { take[j] = 1 }
+                if estimateInBox * 3 >= fileInBox {
+                    let confirmed = dilated(e, width: aw, height: ah, by: fringe)
+                    for y in 0..<ah {
+                        for x in 0..<aw where f[y * aw + x] != 0 && confirmed[y * aw + x] == 0 {
+                            out.pixels[(area.minY + y) * w + area.minX + x] = 0
+                        }
+                    }
+                }
             } else {
                 let near = dilated(f, width: aw, height: ah, by: fringe)
                 for j in take.indices where e[j] != 0 && near[j] != 0 { take[j] = 1 }
