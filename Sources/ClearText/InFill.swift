@@ -107,6 +107,31 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension InFillParameters {
+    /// Sets the numeric parameter called `name` (for tuning from the command line); false when
+    /// there is no such parameter.
+    public mutating func set(_ name: String, to value: Double) -> Bool {
+        switch name {
+        case "dilation": dilation = Int(value)
+        case "slack": slack = Int(value)
+        case "context": context = Int(value)
+        case "reach": reach = Int(value)
+        case "smoothThreshold": smoothThreshold = value
+        case "agreement": agreement = value
+        case "harmonicIterations": harmonicIterations = Int(value)
+        case "orientationStrength": orientationStrength = value
+        case "orientationScale": orientationScale = Int(value)
+        case "busyDilation": busyDilation = Int(value)
+        case "busyThreshold": busyThreshold = value
+        case "spectralWeight": spectralWeight = value
+        case "spectralIterations": spectralIterations = Int(value)
+        case "allowTexture": allowTexture = value != 0
+        default: return false
+        }
+        return true
+    }
+}
+
 /// What happened to one merged window.
 public struct RegionReport: Sendable, Hashable {
     /// The window (region plus context), page pixels.

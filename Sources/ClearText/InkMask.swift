@@ -54,6 +54,26 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension InkMaskParameters {
+    /// Sets the numeric parameter called `name` (for tuning from the command line); false when
+    /// there is no such parameter.
+    public mutating func set(_ name: String, to value: Double) -> Bool {
+        switch name {
+        case "slack": slack = Int(value)
+        case "minimumContrast": minimumContrast = value
+        case "window": window = value > 0 ? Int(value) : nil
+        case "fringe": fringe = value
+        case "inkColourTolerance": inkColourTolerance = Int(value)
+        case "busyBorder": busyBorder = value
+        case "colourGround": colourGround = value
+        case "mixTolerance": mixTolerance = Int(value)
+        case "artReach": artReach = Int(value)
+        default: return false
+        }
+        return true
+    }
+}
+
 public enum InkMask {
     /// The ink polarity found in a box.
     public enum Polarity: String, Sendable, Hashable { case darkOnLight, lightOnDark }
