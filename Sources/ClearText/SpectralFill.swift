@@ -156,7 +156,11 @@ extension WindowFill {
 
         // Two real signals per complex FFT: (weights, red) and (green, blue).
         var aRe = [Float](repeating: 0, count: S * S), aIm = aRe, bRe = aRe, bIm = aRe
-        var wRe = aRe, wIm = aRe
+        // W tiled 2×2 (64×64), so that W(l ∓ k) for |l|, |k| ≤ limit is one offset from l's
+        // place, with no wrapping.
+        let T = 2 * S
+        var wRe = [Float](repeating: 0, count: T * T), wIm = wRe
+        let base = (0..<nf).map { (fy[$0] + S) * T + fx[$0] + S }
         var rRe = [SIMD4<Float>](repeating: .zero, count: nf), rIm = rRe
         var weight = [Float](repeating: 0, count: S * S)
         var value = [SIMD4<Float>](repeating: .zero, count: S * S)
@@ -208,8 +212,13 @@ extension WindowFill {
                 for ky in 0..<S {
                     for kx in 0..<S {
                         let k = ky * S + kx, n = ((S - ky) & mask) * S + ((S - kx) & mask)
-                        wRe[k] = (aRe[k] + aRe[n]) / 2
-                        wIm[k] = (aIm[k] - aIm[n]) / 2
+                        let re = (aRe[k] + aRe[n]) / 2, im = (aIm[k] - aIm[n]) / 2
+                        for ty in 0..<2 {
+                            for tx in 0..<2 {
+                                let t = (ky + ty * S) * T + kx + tx * S
+                                wRe[t] = re; wIm[t] = im
+                            }
+                        }
                     }
                 }
                 for j in 0..<nf {
@@ -226,8 +235,8 @@ extension WindowFill {
                     wIm.withUnsafeBufferPointer { wi in
                         rRe.withUnsafeMutableBufferPointer { rr in
                             rIm.withUnsafeMutableBufferPointer { ri in
-                                fx.withUnsafeBufferPointer { fx in
-                                    fy.withUnsafeBufferPointer { fy in
+                                base.withUnsafeBufferPointer { base in
+                                    fx.withUnsafeBufferPointer { fx in
                                         fw.withUnsafeBufferPointer { fw in
                                             var firstEnergy: Float = 0
                                             for iteration in 0..<iterations {
@@ -240,20 +249,20 @@ extension WindowFill {
                                                 if iteration == 0 { firstEnergy = bestEnergy }
                                                 // Nothing left worth a sinusoid.
                                                 if bestEnergy <= firstEnergy * 1e-6 { break }
-                                                let kx = fx[best], ky = fy[best]
+                                                let kx = fx[best], ky = freqs[best].ky
                                                 let dRe = rr[best] * (M.compensation / w0), dIm = ri[best] * (M.compensation / w0)
                                                 chosen.append((kx, ky, dRe, dIm))
+                                                let shift = ky * T + kx
                                                 if kx == 0 && ky == 0 {
                                                     for j in 0..<nf {
-                                                        let m = ((fy[j] - ky) & mask) * S + ((fx[j] - kx) & mask)
+                                                        let m = base[j]
                                                         rr[j] -= dRe * wr[m] - dIm * wi[m]
                                                         ri[j] -= dRe * wi[m] + dIm * wr[m]
                                                     }
                                                 } else {
                                                     // R(l) −= c·W(l − k) + c̄·W(l + k): the conjugate frequency too.
                                                     for j in 0..<nf {
-                                                        let m = ((fy[j] - ky) & mask) * S + ((fx[j] - kx) & mask)
-                                                        let p = ((fy[j] + ky) & mask) * S + ((fx[j] + kx) & mask)
+                                                        let m = base[j] - shift, p = base[j] + shift
                                                         let sumRe = wr[m] + wr[p], difIm = wi[m] - wi[p]
                                                         let sumIm = wi[m] + wi[p], difRe = wr[m] - wr[p]
                                                         rr[j] -= dRe * sumRe - dIm * difIm
