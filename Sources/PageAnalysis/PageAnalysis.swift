@@ -176,6 +176,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var growWithoutLineArt: Bool = true
     /// Let bars that lie inside the band (l, i, t) extend a growing line.
     public var growThroughBars: Bool = true
+    /// …and stems two working pixels wide among them, when they stand on the line's baseline
+    /// and reach its x-height or ascender line (an l, an i at working resolution).
+    public var growThroughThinStems: Bool = true
     /// Also grow each line of a block of several (see `extendEachLine`).
     public var growEachLine: Bool = true
     /// Grow one-column vertical blocks the same way, down and up their column.
@@ -270,6 +273,7 @@ extension AnalysisParameters {
         case "growColumns": growColumns = value != 0
         case "growEachLine": growEachLine = value != 0
         case "growThroughBars": growThroughBars = value != 0
+        case "growThroughThinStems": growThroughThinStems = value != 0
         case "growWithoutLineArt": growWithoutLineArt = value != 0
         case "trimBlocks": trimBlocks = value != 0
         case "minimumStrokeToSize": minimumStrokeToSize = value

@@ -480,10 +480,27 @@ final class WorkingImage: @unchecked Sendable {
             if level == 1 { level = 8 } else if level == 4 { level = 16 }
         }
         var pieces: [(lo: Double, hi: Double)] = []
+        func isBar(_ c: Component) -> Bool {
+            Double(min(c.width, c.height)) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
+        }
+        // The line's baseline, x-height and ascender line (band rows), from the letters it
+        // already has: where a stem two working pixels wide must start and end to count as an
+        // l or an i (see below).
+        var guides: (base: Double, xHeight: Double, ascender: Double)?
         // Pieces of the band read one way (a mask and the bits that count as ink).
         func addPieces(_ band: [UInt8], _ level: UInt8) {
             let labeling = band.withUnsafeBufferPointer { mb in
                 bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: level, gray: gb, width: bw, height: bh) }
+            }
+            if horizontal && guides == nil {
+                let letters = labeling.components.filter { c in
+                    Double(c.minX + Int32(x0)) >= aLo && Double(c.maxX + Int32(x0)) <= aHi && Double(c.height) >= 0.5 * t
+                        && c.minY > 0 && Int(c.maxY) < bh - 1 && !isBar(c)
+                }
+                if letters.count >= 3 {
+                    let tops = letters.map { Double($0.minY) }.sorted()
+                    guides = (median(letters.map { Double($0.maxY) }), median(tops), tops[tops.count / 10])
+                }
             }
             for c in labeling.components {
                 let cw = Double(c.width), ch = Double(c.height)
@@ -492,9 +509,18 @@ final class WorkingImage: @unchecked Sendable {
                 if c.minY == 0 && Int(c.maxY) == bh - 1 && c.fill > 0.85 { continue }
                 guard ch >= 0.5 * t, cw >= 2, cw <= 6 * t, c.area >= 8 else { continue }
                 // A bar that reaches the band's edge is art crossing it; one inside the band is
-                // an l, an i or a t (which the page-wide glyph test leaves out).
-                let bar = min(cw, ch) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
-                if bar && (!parameters.growThroughBars || c.minY == 0 || Int(c.maxY) == bh - 1 || min(cw, ch) < 3) { continue }
+                // an l, an i or a t (which the page-wide glyph test leaves out). At working
+                // resolution body type's stems are two pixels wide; so are blades of grass, so a
+                // stem that thin counts only where an l or an i would stand: upright and solid,
+                // from the line's baseline up to its x-height or its ascender line.
+                if isBar(c) {
+                    guard parameters.growThroughBars, c.minY > 0, Int(c.maxY) < bh - 1, min(cw, ch) >= 2 else { continue }
+                    if min(cw, ch) < 3 {
+                        let tol = max(1.5, 0.1 * t), top = Double(c.minY)
+                        guard parameters.growThroughThinStems, let g = guides, cw < ch, c.fill >= 0.7, abs(Double(c.maxY) - g.base) <= tol,
+                              abs(top - g.xHeight) <= tol || abs(top - g.ascender) <= tol else { continue }
+                    }
+                }
                 guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
                 // A line of the inkiest-ink reading grows only by pieces as inky as its own glyphs
                 // and solid enough to be letters: past the end of the text, the neighbourhood's
