@@ -187,6 +187,16 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var minimumVerticalCharacterFraction: Double = 0.01
     /// Add the short last columns beside vertical blocks (see `addShortColumns`).
     public var shortColumns: Bool = true
+    /// Take the small marks beyond a line's ends — full stops, commas, 。、, the dots of
+    /// Mongolian ᠃, quotes — into the line (see `addLineEndMarks`): the first within this many
+    /// glyph sizes of the line's end (0 turns it off)…
+    public var lineEndMarkGap: Double = 0.6
+    /// …each further one within this many of the one before…
+    public var lineEndMarkFollowGap: Double = 0.4
+    /// …none larger than this many glyph sizes either way…
+    public var lineEndMarkSize: Double = 0.5
+    /// …and with a mean working grey within this many levels of the line's glyphs.
+    public var lineEndMarkGrayDifference: Double = 60
     /// A line's box reaches at most this many times its median glyph extent beyond the glyphs'
     /// median top and bottom (ascenders, descenders); 0 leaves it the union of its glyphs.
     public var glyphOvershoot: Double = 0.6
@@ -279,6 +289,10 @@ extension AnalysisParameters {
         case "minimumStrokeToSize": minimumStrokeToSize = value
         case "glyphOvershoot": glyphOvershoot = value
         case "shortColumns": shortColumns = value != 0
+        case "lineEndMarkGap": lineEndMarkGap = value
+        case "lineEndMarkFollowGap": lineEndMarkFollowGap = value
+        case "lineEndMarkSize": lineEndMarkSize = value
+        case "lineEndMarkGrayDifference": lineEndMarkGrayDifference = value
         case "minimumVerticalCharacterFraction": minimumVerticalCharacterFraction = value
         case "trimSizeRatio": trimSizeRatio = value
         case "trimGrayDifference": trimGrayDifference = value

@@ -10,7 +10,7 @@
 //      compete, are joined, trimmed to their text and grown along their lines, and a paragraph
 //      wrapped around a drawing is cut where its margin moves;
 //   6. a second look at each block (BlockVerifier.swift): hatching and painted detail that
-//      passed the grouping are dropped;
+//      passed the grouping are dropped; the punctuation at the lines' ends is added;
 //   7. each block refined at full resolution: ink mask, tight box, ink and background colours;
 //   8. roles, a pass near the edges for page numbers (PageNumbers.swift), and reading order.
 
@@ -81,7 +81,11 @@ public struct PageAnalyzer: Sendable {
             found = found.flatMap { splitAtMargins($0, allLines: all, work: work) }
         }
 
-        found = BlockVerifier(work: work).filter(found)
+        let verifier = BlockVerifier(work: work)
+        found = verifier.filter(found)
+        // Punctuation is added last: it widens a block the other steps have settled on, and no
+        // step before needs it.
+        found = found.map { work.addLineEndMarks($0) }
 
         var blocks: [DetectedBlock] = []
         var glyphCounts: [Int] = []

@@ -633,6 +633,82 @@ final class WorkingImage: @unchecked Sendable {
         return out
     }
 
+    /// Adds the punctuation at the ends of a block's lines. A full stop, a comma, 。 and 、, the
+    /// dots of Mongolian ᠃ or an opening quote are far smaller than the letters, so no glyph
+    /// test takes them and no line grows by them; a box that stops at the last letter leaves
+    /// the mark on the cleared page, where a lone dot is plain to see. Beyond each end of each
+    /// line, within about a glyph gap, a small mark of the line's reading and ink that lies
+    /// inside the line's band (it does not reach the band's edge, as art crossing it does) is
+    /// taken into the line and the block; a second or third mark may follow it (an ellipsis,
+    /// "?!", the two dots of ᠃).
+    func addLineEndMarks(_ b: BlockCandidate) -> BlockCandidate {
+        guard parameters.lineEndMarkGap > 0, let m = masks[b.polarity], !b.lines.isEmpty else { return b }
+        let horizontal = b.orientation == .horizontal
+        let (alongSize, acrossSize) = horizontal ? (width, height) : (height, width)
+        var out = b
+        for li in b.lines.indices {
+            let l = b.lines[li]
+            let t = min(b.size, l.thickness)
+            guard t >= 3 else { continue }
+            let r = l.rect
+            var (lo, hi) = horizontal ? (r.minX, r.maxX) : (r.minY, r.maxY)
+            let (cLo, cHi) = horizontal ? (r.minY, r.maxY) : (r.minX, r.maxX)
+            let reach = (parameters.lineEndMarkGap + 1.5) * t
+            // Band coordinates: x along the line, y across it, as in `extendLine`.
+            let y0 = max(0, Int(cLo - 0.3 * t)), y1 = min(acrossSize, Int((cHi + 0.3 * t).rounded(.up)) + 1)
+            let x0 = max(0, Int(lo - reach)), x1 = min(alongSize, Int((hi + reach).rounded(.up)) + 1)
+            let bw = x1 - x0, bh = y1 - y0
+            guard bw > 0, bh > 2 else { continue }
+            var band = [UInt8](repeating: 0, count: bw * bh), bandGray = [UInt8](repeating: 0, count: bw * bh)
+            for y in 0..<bh {
+                for x in 0..<bw {
+                    let i = horizontal ? (y + y0) * width + x + x0 : (x + x0) * width + y + y0
+                    band[y * bw + x] = m[i]
+                    bandGray[y * bw + x] = gray[i]
+                }
+            }
+            let labeling = band.withUnsafeBufferPointer { mb in
+                bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: b.level, gray: gb, width: bw, height: bh) }
+            }
+            // Marks: smaller than the line's letters, yet not specks, wholly inside the band, and
+            // about as inky as the letters (small marks come out a little paler at working
+            // resolution, their edges mixed with the ground).
+            let marks = labeling.components.compactMap { c -> (lo: Double, hi: Double, across: (Double, Double))? in
+                let cw = Double(c.width), ch = Double(c.height)
+                guard c.minY > 0, Int(c.maxY) < bh - 1, max(cw, ch) <= parameters.lineEndMarkSize * t,
+                      max(cw, ch) >= max(2, 0.15 * t), min(cw, ch) >= 2, max(cw, ch) <= 2.5 * min(cw, ch), c.fill >= 0.4,
+                      abs(c.meanGray - l.gray) <= parameters.lineEndMarkGrayDifference else { return nil }
+                let a = Double(Int(c.minX) + x0)
+                return (a, a + cw, (Double(Int(c.minY) + y0), Double(Int(c.minY) + y0) + ch))
+            }
+            guard !marks.isEmpty else { continue }
+            // Only the marks widen the block: a line may reach beyond its block's box (the
+            // narrow part of a paragraph cut at a drawing's gutter keeps its lines whole).
+            var box = r, added: Rect?
+            for side in [-1.0, 1.0] {
+                for k in 0..<3 {
+                    // Marks that follow a first one are set close to it (an ellipsis, ᠃'s dots).
+                    let allowed = (k == 0 ? parameters.lineEndMarkGap : parameters.lineEndMarkFollowGap) * t
+                    let next = marks.filter { mk in
+                        let gap = side > 0 ? mk.lo - hi : lo - mk.hi
+                        return gap >= -0.1 * t && gap <= allowed && (side > 0 ? mk.hi > hi : mk.lo < lo)
+                    }.min { side > 0 ? $0.lo < $1.lo : $0.hi > $1.hi }
+                    guard let mk = next else { break }
+                    if side > 0 { hi = max(hi, mk.hi) } else { lo = min(lo, mk.lo) }
+                    let markRect = horizontal
+                        ? Rect(x: mk.lo, y: mk.across.0, width: mk.hi - mk.lo, height: mk.across.1 - mk.across.0)
+                        : Rect(x: mk.across.0, y: mk.lo, width: mk.across.1 - mk.across.0, height: mk.hi - mk.lo)
+                    box = box.union(markRect)
+                    added = added?.union(markRect) ?? markRect
+                }
+            }
+            guard let added else { continue }
+            out.lines[li].rect = box
+            out.rect = out.rect.union(added)
+        }
+        return out
+    }
+
     /// Adds the short columns beside a vertical block. Vertical text is set in top-aligned
     /// columns, and the last one is often a word or two — one glyph, or two with a full stop
     /// too small to count — which no chain of glyphs finds on its own. Beside a found column, a

@@ -1,5 +1,6 @@
-// What the whole pipeline showed: text left on the cleared page because the box started inside
-// a line's first word (thin stems at working resolution).
+// What the whole pipeline showed: text left on the cleared page because the box and the ink
+// mask stopped short of a line's end (a full stop, 。, Mongolian ᠃) or started inside its first
+// word (thin stems at working resolution).
 import Generator
 import Geometry
 @testable import PageAnalysis
@@ -38,6 +39,42 @@ func inkPieces(of box: TruthBox, in page: GeneratedPage, mask: Bitmap<UInt8>) ->
 }
 
 @Suite struct LineEnds {
+    /// Lines whose last mark was left on the cleared page: the full stop after a last word, 。
+    /// after a Chinese line and at the foot of a Japanese column, and the two dots of
+    /// Mongolian ᠃ at the foot of a column.
+    static let cases: [(seed: UInt64, page: Int, id: String)] = [
+        (1_003, 3, "p003-b1"),  // lightOnDark English paragraph, "…in the garden."
+        (1_002, 6, "p006-b2"),  // lightOnDark English line, "…on the farm."
+        (1_001, 1, "p001-b1"),  // panel Chinese "春天花开了。"
+        (1_002, 8, "p008-b1"),  // lightOnDark vertical Japanese, 。 at the column's foot
+        (1_004, 12, "p012-b1"),  // sky vertical Mongolian, ᠃ at the columns' feet
+    ]
+
+    @Test(arguments: cases.indices)
+    func lastMarkIsInTheBoxAndTheMask(_ i: Int) throws {
+        let c = Self.cases[i]
+        let page = try corpusPage(seed: c.seed, number: c.page)
+        let image = try scanned(page)
+        let box = try #require(page.truth.textBoxes.first { $0.id == c.id })
+        var off = AnalysisParameters()
+        off.lineEndMarkGap = 0
+        for (marks, parameters) in [(true, AnalysisParameters()), (false, off)] {
+            let analysis = PageAnalyzer(parameters: parameters).analyze(image)
+            let pieces = inkPieces(of: box, in: page, mask: analysis.inkMask)
+            let missed = pieces.filter { $0.covered < 0.5 }
+            let boxes = analysis.blocks.map(\.rect)
+            if marks {
+                // Every glyph and mark of the block is in the mask, and the block's box reaches
+                // the end of the text.
+                #expect(missed.isEmpty, "\(c.id): ink pieces left out \(missed)")
+                #expect(coverage(of: box.rect, by: boxes) >= 0.97, "\(c.id): box \(boxes) on \(box.rect)")
+            } else {
+                // Without the rule the last mark is left out: the test still shows the defect.
+                #expect(!missed.isEmpty, "\(c.id): nothing left out without the rule")
+            }
+        }
+    }
+
     /// Seed 1002 p. 6, "A little sheep lives on the farm." in light type on a dark field: the box
     /// started inside "little". At working resolution (half size) its "l" and "i" are stems two
     /// pixels wide, which line growth took for blades of grass; "A" was then more than a glyph gap
