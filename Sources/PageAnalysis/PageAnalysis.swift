@@ -143,6 +143,10 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// …where a type colour is one shared by at least this share of the block's glyph-sized
     /// pieces (a title may be set in several).
     public var inkClusterShare: Double = 0.25
+    /// A block whose ground is at most this textured (`BlockVerifier.texture(around:)`: sky,
+    /// paper, a flat panel) takes its ink mask from every reading of its polarity, not just the
+    /// one it was found in (see `refine`); 0 turns this off.
+    public var maskAllReadingsTexture: Double = 0.04
     /// The floor for blocks found in the inkiest-ink reading…
     public var minimumCoreConfidence: Double = 0.9
     /// …and the least characters they need.
@@ -311,6 +315,7 @@ extension AnalysisParameters {
         case "lineBandPad": lineBandPad = value
         case "inkColourSpread": inkColourSpread = Int(value)
         case "inkClusterShare": inkClusterShare = value
+        case "maskAllReadingsTexture": maskAllReadingsTexture = value
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "salvageLines": salvageLines = value != 0
         case "attachFragments": attachFragments = value != 0

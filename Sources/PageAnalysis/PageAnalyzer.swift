@@ -11,7 +11,8 @@
 //      wrapped around a drawing is cut where its margin moves;
 //   6. a second look at each block (BlockVerifier.swift): hatching and painted detail that
 //      passed the grouping are dropped; the punctuation at the lines' ends is added;
-//   7. each block refined at full resolution: ink mask, tight box, ink and background colours;
+//   7. each block refined at full resolution: ink mask (from every reading on a flat ground),
+//      tight box, ink and background colours;
 //   8. roles, a pass near the edges for page numbers (PageNumbers.swift), and reading order.
 
 import Dispatch
@@ -90,7 +91,8 @@ public struct PageAnalyzer: Sendable {
         var blocks: [DetectedBlock] = []
         var glyphCounts: [Int] = []
         for b in found {
-            if let refined = work.refine(b, into: &mask) { blocks.append(refined); glyphCounts.append(b.componentCount) }
+            let flat = p.maskAllReadingsTexture > 0 && verifier.texture(around: b) <= p.maskAllReadingsTexture
+            if let refined = work.refine(b, flatGround: flat, into: &mask) { blocks.append(refined); glyphCounts.append(b.componentCount) }
         }
         blocks = assignPageNumberRoles(blocks, glyphCounts: glyphCounts, pageWidth: page.width, pageHeight: page.height)
         blocks += work.pageNumbers(avoiding: blocks, into: &mask)

@@ -772,11 +772,18 @@ final class WorkingImage: @unchecked Sendable {
     }
 
     /// Full-resolution box, ink mask and colours of a block; nil when no ink is found there.
-    func refine(_ b: BlockCandidate, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
+    func refine(_ b: BlockCandidate, flatGround: Bool = false, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
         let f = factor, W = page.width, H = page.height
         guard let m = masks[b.polarity] else { return nil }
-        let key = b.polarity == .darkOnLight ? Int(b.level) : 100 + Int(b.level)
-        let near = nearCache[key] ?? dilated(m, level: b.level)
+        // The reading a block was found in can hold only part of its letters: the line-art-free
+        // readings drop every long thin stroke, and Mongolian's stem is one; the inkiest-ink
+        // reading keeps only cores. On a flat ground (sky, paper, a panel) nothing but the type
+        // is ink in any reading, so the mask starts from all of them there. Over a drawing the
+        // other readings bring its outlines back along the letters (they are what the block's
+        // own reading left out), so there it keeps to its own.
+        let levels: UInt8 = flatGround ? 0xFF : b.level
+        let key = (b.polarity == .darkOnLight ? 0 : 1000) + Int(levels)
+        let near = nearCache[key] ?? dilated(m, level: levels)
         nearCache[key] = near
         let pad = 2 * f + 2
         let x0 = max(0, Int(b.rect.minX) * f - pad), y0 = max(0, Int(b.rect.minY) * f - pad)
