@@ -143,6 +143,10 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// …where a type colour is one shared by at least this share of the block's glyph-sized
     /// pieces (a title may be set in several).
     public var inkClusterShare: Double = 0.25
+    /// A block whose ground is at most this textured (`BlockVerifier.texture(around:)`: sky,
+    /// paper, a flat panel) takes its ink mask from every reading of its polarity, not just the
+    /// one it was found in (see `refine`); 0 turns this off.
+    public var maskAllReadingsTexture: Double = 0.04
     /// The floor for blocks found in the inkiest-ink reading…
     public var minimumCoreConfidence: Double = 0.9
     /// …and the least characters they need.
@@ -176,6 +180,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var growWithoutLineArt: Bool = true
     /// Let bars that lie inside the band (l, i, t) extend a growing line.
     public var growThroughBars: Bool = true
+    /// …and stems two working pixels wide among them, when they stand on the line's baseline
+    /// and reach its x-height or ascender line (an l, an i at working resolution).
+    public var growThroughThinStems: Bool = true
     /// Also grow each line of a block of several (see `extendEachLine`).
     public var growEachLine: Bool = true
     /// Grow one-column vertical blocks the same way, down and up their column.
@@ -184,6 +191,16 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var minimumVerticalCharacterFraction: Double = 0.01
     /// Add the short last columns beside vertical blocks (see `addShortColumns`).
     public var shortColumns: Bool = true
+    /// Take the small marks beyond a line's ends — full stops, commas, 。、, the dots of
+    /// Mongolian ᠃, quotes — into the line (see `addLineEndMarks`): the first within this many
+    /// glyph sizes of the line's end (0 turns it off)…
+    public var lineEndMarkGap: Double = 0.6
+    /// …each further one within this many of the one before…
+    public var lineEndMarkFollowGap: Double = 0.4
+    /// …none larger than this many glyph sizes either way…
+    public var lineEndMarkSize: Double = 0.5
+    /// …and with a mean working grey within this many levels of the line's glyphs.
+    public var lineEndMarkGrayDifference: Double = 60
     /// A line's box reaches at most this many times its median glyph extent beyond the glyphs'
     /// median top and bottom (ascenders, descenders); 0 leaves it the union of its glyphs.
     public var glyphOvershoot: Double = 0.6
@@ -270,11 +287,16 @@ extension AnalysisParameters {
         case "growColumns": growColumns = value != 0
         case "growEachLine": growEachLine = value != 0
         case "growThroughBars": growThroughBars = value != 0
+        case "growThroughThinStems": growThroughThinStems = value != 0
         case "growWithoutLineArt": growWithoutLineArt = value != 0
         case "trimBlocks": trimBlocks = value != 0
         case "minimumStrokeToSize": minimumStrokeToSize = value
         case "glyphOvershoot": glyphOvershoot = value
         case "shortColumns": shortColumns = value != 0
+        case "lineEndMarkGap": lineEndMarkGap = value
+        case "lineEndMarkFollowGap": lineEndMarkFollowGap = value
+        case "lineEndMarkSize": lineEndMarkSize = value
+        case "lineEndMarkGrayDifference": lineEndMarkGrayDifference = value
         case "minimumVerticalCharacterFraction": minimumVerticalCharacterFraction = value
         case "trimSizeRatio": trimSizeRatio = value
         case "trimGrayDifference": trimGrayDifference = value
@@ -293,6 +315,7 @@ extension AnalysisParameters {
         case "lineBandPad": lineBandPad = value
         case "inkColourSpread": inkColourSpread = Int(value)
         case "inkClusterShare": inkClusterShare = value
+        case "maskAllReadingsTexture": maskAllReadingsTexture = value
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "salvageLines": salvageLines = value != 0
         case "attachFragments": attachFragments = value != 0

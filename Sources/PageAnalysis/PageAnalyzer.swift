@@ -10,8 +10,9 @@
 //      compete, are joined, trimmed to their text and grown along their lines, and a paragraph
 //      wrapped around a drawing is cut where its margin moves;
 //   6. a second look at each block (BlockVerifier.swift): hatching and painted detail that
-//      passed the grouping are dropped;
-//   7. each block refined at full resolution: ink mask, tight box, ink and background colours;
+//      passed the grouping are dropped; the punctuation at the lines' ends is added;
+//   7. each block refined at full resolution: ink mask (from every reading on a flat ground),
+//      tight box, ink and background colours;
 //   8. roles, a pass near the edges for page numbers (PageNumbers.swift), and reading order.
 
 import Dispatch
@@ -81,12 +82,17 @@ public struct PageAnalyzer: Sendable {
             found = found.flatMap { splitAtMargins($0, allLines: all, work: work) }
         }
 
-        found = BlockVerifier(work: work).filter(found)
+        let verifier = BlockVerifier(work: work)
+        found = verifier.filter(found)
+        // Punctuation is added last: it widens a block the other steps have settled on, and no
+        // step before needs it.
+        found = found.map { work.addLineEndMarks($0) }
 
         var blocks: [DetectedBlock] = []
         var glyphCounts: [Int] = []
         for b in found {
-            if let refined = work.refine(b, into: &mask) { blocks.append(refined); glyphCounts.append(b.componentCount) }
+            let flat = p.maskAllReadingsTexture > 0 && verifier.texture(around: b) <= p.maskAllReadingsTexture
+            if let refined = work.refine(b, flatGround: flat, into: &mask) { blocks.append(refined); glyphCounts.append(b.componentCount) }
         }
         blocks = assignPageNumberRoles(blocks, glyphCounts: glyphCounts, pageWidth: page.width, pageHeight: page.height)
         blocks += work.pageNumbers(avoiding: blocks, into: &mask)

@@ -480,10 +480,27 @@ final class WorkingImage: @unchecked Sendable {
             if level == 1 { level = 8 } else if level == 4 { level = 16 }
         }
         var pieces: [(lo: Double, hi: Double)] = []
+        func isBar(_ c: Component) -> Bool {
+            Double(min(c.width, c.height)) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
+        }
+        // The line's baseline, x-height and ascender line (band rows), from the letters it
+        // already has: where a stem two working pixels wide must start and end to count as an
+        // l or an i (see below).
+        var guides: (base: Double, xHeight: Double, ascender: Double)?
         // Pieces of the band read one way (a mask and the bits that count as ink).
         func addPieces(_ band: [UInt8], _ level: UInt8) {
             let labeling = band.withUnsafeBufferPointer { mb in
                 bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: level, gray: gb, width: bw, height: bh) }
+            }
+            if horizontal && guides == nil {
+                let letters = labeling.components.filter { c in
+                    Double(c.minX + Int32(x0)) >= aLo && Double(c.maxX + Int32(x0)) <= aHi && Double(c.height) >= 0.5 * t
+                        && c.minY > 0 && Int(c.maxY) < bh - 1 && !isBar(c)
+                }
+                if letters.count >= 3 {
+                    let tops = letters.map { Double($0.minY) }.sorted()
+                    guides = (median(letters.map { Double($0.maxY) }), median(tops), tops[tops.count / 10])
+                }
             }
             for c in labeling.components {
                 let cw = Double(c.width), ch = Double(c.height)
@@ -492,9 +509,18 @@ final class WorkingImage: @unchecked Sendable {
                 if c.minY == 0 && Int(c.maxY) == bh - 1 && c.fill > 0.85 { continue }
                 guard ch >= 0.5 * t, cw >= 2, cw <= 6 * t, c.area >= 8 else { continue }
                 // A bar that reaches the band's edge is art crossing it; one inside the band is
-                // an l, an i or a t (which the page-wide glyph test leaves out).
-                let bar = min(cw, ch) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
-                if bar && (!parameters.growThroughBars || c.minY == 0 || Int(c.maxY) == bh - 1 || min(cw, ch) < 3) { continue }
+                // an l, an i or a t (which the page-wide glyph test leaves out). At working
+                // resolution body type's stems are two pixels wide; so are blades of grass, so a
+                // stem that thin counts only where an l or an i would stand: upright and solid,
+                // from the line's baseline up to its x-height or its ascender line.
+                if isBar(c) {
+                    guard parameters.growThroughBars, c.minY > 0, Int(c.maxY) < bh - 1, min(cw, ch) >= 2 else { continue }
+                    if min(cw, ch) < 3 {
+                        let tol = max(1.5, 0.1 * t), top = Double(c.minY)
+                        guard parameters.growThroughThinStems, let g = guides, cw < ch, c.fill >= 0.7, abs(Double(c.maxY) - g.base) <= tol,
+                              abs(top - g.xHeight) <= tol || abs(top - g.ascender) <= tol else { continue }
+                    }
+                }
                 guard abs(c.meanGray - b.inkGray) <= 50 else { continue }
                 // A line of the inkiest-ink reading grows only by pieces as inky as its own glyphs
                 // and solid enough to be letters: past the end of the text, the neighbourhood's
@@ -607,6 +633,82 @@ final class WorkingImage: @unchecked Sendable {
         return out
     }
 
+    /// Adds the punctuation at the ends of a block's lines. A full stop, a comma, 。 and 、, the
+    /// dots of Mongolian ᠃ or an opening quote are far smaller than the letters, so no glyph
+    /// test takes them and no line grows by them; a box that stops at the last letter leaves
+    /// the mark on the cleared page, where a lone dot is plain to see. Beyond each end of each
+    /// line, within about a glyph gap, a small mark of the line's reading and ink that lies
+    /// inside the line's band (it does not reach the band's edge, as art crossing it does) is
+    /// taken into the line and the block; a second or third mark may follow it (an ellipsis,
+    /// "?!", the two dots of ᠃).
+    func addLineEndMarks(_ b: BlockCandidate) -> BlockCandidate {
+        guard parameters.lineEndMarkGap > 0, let m = masks[b.polarity], !b.lines.isEmpty else { return b }
+        let horizontal = b.orientation == .horizontal
+        let (alongSize, acrossSize) = horizontal ? (width, height) : (height, width)
+        var out = b
+        for li in b.lines.indices {
+            let l = b.lines[li]
+            let t = min(b.size, l.thickness)
+            guard t >= 3 else { continue }
+            let r = l.rect
+            var (lo, hi) = horizontal ? (r.minX, r.maxX) : (r.minY, r.maxY)
+            let (cLo, cHi) = horizontal ? (r.minY, r.maxY) : (r.minX, r.maxX)
+            let reach = (parameters.lineEndMarkGap + 1.5) * t
+            // Band coordinates: x along the line, y across it, as in `extendLine`.
+            let y0 = max(0, Int(cLo - 0.3 * t)), y1 = min(acrossSize, Int((cHi + 0.3 * t).rounded(.up)) + 1)
+            let x0 = max(0, Int(lo - reach)), x1 = min(alongSize, Int((hi + reach).rounded(.up)) + 1)
+            let bw = x1 - x0, bh = y1 - y0
+            guard bw > 0, bh > 2 else { continue }
+            var band = [UInt8](repeating: 0, count: bw * bh), bandGray = [UInt8](repeating: 0, count: bw * bh)
+            for y in 0..<bh {
+                for x in 0..<bw {
+                    let i = horizontal ? (y + y0) * width + x + x0 : (x + x0) * width + y + y0
+                    band[y * bw + x] = m[i]
+                    bandGray[y * bw + x] = gray[i]
+                }
+            }
+            let labeling = band.withUnsafeBufferPointer { mb in
+                bandGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: b.level, gray: gb, width: bw, height: bh) }
+            }
+            // Marks: smaller than the line's letters, yet not specks, wholly inside the band, and
+            // about as inky as the letters (small marks come out a little paler at working
+            // resolution, their edges mixed with the ground).
+            let marks = labeling.components.compactMap { c -> (lo: Double, hi: Double, across: (Double, Double))? in
+                let cw = Double(c.width), ch = Double(c.height)
+                guard c.minY > 0, Int(c.maxY) < bh - 1, max(cw, ch) <= parameters.lineEndMarkSize * t,
+                      max(cw, ch) >= max(2, 0.15 * t), min(cw, ch) >= 2, max(cw, ch) <= 2.5 * min(cw, ch), c.fill >= 0.4,
+                      abs(c.meanGray - l.gray) <= parameters.lineEndMarkGrayDifference else { return nil }
+                let a = Double(Int(c.minX) + x0)
+                return (a, a + cw, (Double(Int(c.minY) + y0), Double(Int(c.minY) + y0) + ch))
+            }
+            guard !marks.isEmpty else { continue }
+            // Only the marks widen the block: a line may reach beyond its block's box (the
+            // narrow part of a paragraph cut at a drawing's gutter keeps its lines whole).
+            var box = r, added: Rect?
+            for side in [-1.0, 1.0] {
+                for k in 0..<3 {
+                    // Marks that follow a first one are set close to it (an ellipsis, ᠃'s dots).
+                    let allowed = (k == 0 ? parameters.lineEndMarkGap : parameters.lineEndMarkFollowGap) * t
+                    let next = marks.filter { mk in
+                        let gap = side > 0 ? mk.lo - hi : lo - mk.hi
+                        return gap >= -0.1 * t && gap <= allowed && (side > 0 ? mk.hi > hi : mk.lo < lo)
+                    }.min { side > 0 ? $0.lo < $1.lo : $0.hi > $1.hi }
+                    guard let mk = next else { break }
+                    if side > 0 { hi = max(hi, mk.hi) } else { lo = min(lo, mk.lo) }
+                    let markRect = horizontal
+                        ? Rect(x: mk.lo, y: mk.across.0, width: mk.hi - mk.lo, height: mk.across.1 - mk.across.0)
+                        : Rect(x: mk.across.0, y: mk.lo, width: mk.across.1 - mk.across.0, height: mk.hi - mk.lo)
+                    box = box.union(markRect)
+                    added = added?.union(markRect) ?? markRect
+                }
+            }
+            guard let added else { continue }
+            out.lines[li].rect = box
+            out.rect = out.rect.union(added)
+        }
+        return out
+    }
+
     /// Adds the short columns beside a vertical block. Vertical text is set in top-aligned
     /// columns, and the last one is often a word or two — one glyph, or two with a full stop
     /// too small to count — which no chain of glyphs finds on its own. Beside a found column, a
@@ -670,11 +772,18 @@ final class WorkingImage: @unchecked Sendable {
     }
 
     /// Full-resolution box, ink mask and colours of a block; nil when no ink is found there.
-    func refine(_ b: BlockCandidate, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
+    func refine(_ b: BlockCandidate, flatGround: Bool = false, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
         let f = factor, W = page.width, H = page.height
         guard let m = masks[b.polarity] else { return nil }
-        let key = b.polarity == .darkOnLight ? Int(b.level) : 100 + Int(b.level)
-        let near = nearCache[key] ?? dilated(m, level: b.level)
+        // The reading a block was found in can hold only part of its letters: the line-art-free
+        // readings drop every long thin stroke, and Mongolian's stem is one; the inkiest-ink
+        // reading keeps only cores. On a flat ground (sky, paper, a panel) nothing but the type
+        // is ink in any reading, so the mask starts from all of them there. Over a drawing the
+        // other readings bring its outlines back along the letters (they are what the block's
+        // own reading left out), so there it keeps to its own.
+        let levels: UInt8 = flatGround ? 0xFF : b.level
+        let key = (b.polarity == .darkOnLight ? 0 : 1000) + Int(levels)
+        let near = nearCache[key] ?? dilated(m, level: levels)
         nearCache[key] = near
         let pad = 2 * f + 2
         let x0 = max(0, Int(b.rect.minX) * f - pad), y0 = max(0, Int(b.rect.minY) * f - pad)

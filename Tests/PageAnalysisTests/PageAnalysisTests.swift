@@ -274,8 +274,8 @@ func coverage(of truth: PixelRect, by boxes: [PixelRect]) -> Double {
 
 /// A page of the standard benchmark corpus (`BenchmarkCorpus.standard()`: mixed, 1600×2000),
 /// rendered and scanned as the benchmark sees it.
-func corpusPage(seed: UInt64, number: Int) throws -> GeneratedPage {
-    let plan = try PageGenerator.plan(GeneratorOptions(seed: seed, pageCount: 12, width: 1600, height: 2000, difficulty: .mixed))
+func corpusPage(seed: UInt64, number: Int, difficulty: Difficulty = .mixed) throws -> GeneratedPage {
+    let plan = try PageGenerator.plan(GeneratorOptions(seed: seed, pageCount: 12, width: 1600, height: 2000, difficulty: difficulty))
     // A spread is one unit for two pages.
     let unit = number - 1 - plan.spreads.filter { $0[1] <= number }.count
     let pages = try PageGenerator.render(plan, unit: unit)
