@@ -137,6 +137,9 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// The ink mask takes only ink within this many glyph sizes of one of the block's lines
     /// (see `refine`); negative takes all ink in the block's box.
     public var lineBandPad: Double = 0.8
+    /// …and along the line, through ink with gaps up to this many glyph sizes (word spaces, not
+    /// the gutter beside a drawing); 0 keeps the band to the line's own extent.
+    public var lineBandGap: Double = 2.0
     /// Pieces of a block's ink further than this (per channel) from its type's colour are
     /// drawing and stay out of the ink mask (see `textColoured`); 0 keeps them.
     public var inkColourSpread: Int = 20
@@ -313,6 +316,7 @@ extension AnalysisParameters {
         case "coreGrowth": coreGrowth = Int(value)
         case "coreGrowthGrayMargin": coreGrowthGrayMargin = value
         case "lineBandPad": lineBandPad = value
+        case "lineBandGap": lineBandGap = value
         case "inkColourSpread": inkColourSpread = Int(value)
         case "inkClusterShare": inkClusterShare = value
         case "maskAllReadingsTexture": maskAllReadingsTexture = value

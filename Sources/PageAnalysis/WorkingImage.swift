@@ -808,10 +808,15 @@ final class WorkingImage: @unchecked Sendable {
         // whatever lies between and beside its lines, and over a drawing that is the drawing's
         // outlines (two paragraphs either side of a cat, a fence under the last line): taken into
         // the mask, ClearText would erase them. The pad keeps dots, accents and Arabic's
-        // diacritics that sit off the line's glyphs.
+        // diacritics that sit off the line's glyphs. Along the line the band reaches on through
+        // any ink in the block's box up to a gap wider than `lineBandGap` glyph sizes: a line is
+        // often found from its darkest words only (old letterpress prints unevenly), and the
+        // paler words at its ends belong to it all the same, while the white gutter between a
+        // column and a drawing beside it is wider than a word space.
         let bw = wx1 - wx0, bh = wy1 - wy0
         var inBand = [Bool](repeating: b.lines.isEmpty || parameters.lineBandPad < 0, count: bw * bh)
         if !b.lines.isEmpty && parameters.lineBandPad >= 0 {
+            let horizontal = b.orientation == .horizontal
             for l in b.lines {
                 let pad = max(1, parameters.lineBandPad * l.thickness)
                 let r = l.rect.insetBy(dx: -pad, dy: -pad)
@@ -819,6 +824,34 @@ final class WorkingImage: @unchecked Sendable {
                 let ys = max(wy0, Int(r.minY.rounded(.down))), ye = min(wy1, Int(r.maxY.rounded(.up)) + 1)
                 guard xe > xs, ye > ys else { continue }
                 for y in ys..<ye { for x in xs..<xe { inBand[(y - wy0) * bw + x - wx0] = true } }
+                guard parameters.lineBandGap > 0 else { continue }
+                // The reach along the line: ink looked for in the line's own rows (columns), not
+                // the padded band, which reaches the ascenders of the next line; and the band
+                // there is only a quarter of a glyph size wider than the line, so that the tops
+                // of the next line's capitals are not taken with the paler words.
+                let gap = max(2, Int((parameters.lineBandGap * l.thickness).rounded()))
+                let own = l.rect, slim = max(1, 0.25 * l.thickness)
+                if horizontal {
+                    let rows = max(wy0, Int(own.minY))..<min(wy1, Int(own.maxY.rounded(.up)))
+                    let (lo, hi) = inkRun(from: xs, to: xe, within: wx0..<wx1, gap: gap) { x in
+                        rows.contains { y in m[y * self.width + x] != 0 }
+                    }
+                    let sy = max(wy0, Int((own.minY - slim).rounded(.down))), ey = min(wy1, Int((own.maxY + slim).rounded(.up)) + 1)
+                    for y in sy..<max(sy, ey) {
+                        for x in lo..<xs { inBand[(y - wy0) * bw + x - wx0] = true }
+                        for x in xe..<max(xe, hi) { inBand[(y - wy0) * bw + x - wx0] = true }
+                    }
+                } else {
+                    let columns = max(wx0, Int(own.minX))..<min(wx1, Int(own.maxX.rounded(.up)))
+                    let (lo, hi) = inkRun(from: ys, to: ye, within: wy0..<wy1, gap: gap) { y in
+                        columns.contains { x in m[y * self.width + x] != 0 }
+                    }
+                    let sx = max(wx0, Int((own.minX - slim).rounded(.down))), ex = min(wx1, Int((own.maxX + slim).rounded(.up)) + 1)
+                    for x in sx..<max(sx, ex) {
+                        for y in lo..<ys { inBand[(y - wy0) * bw + x - wx0] = true }
+                        for y in ye..<max(ye, hi) { inBand[(y - wy0) * bw + x - wx0] = true }
+                    }
+                }
             }
         }
 
@@ -894,6 +927,23 @@ final class WorkingImage: @unchecked Sendable {
             rect: PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1),
             orientation: b.orientation, polarity: b.polarity, inkColor: mean(inkSum, ink), backgroundColor: mean(bgSum, bg),
             confidence: b.confidence, role: .body, order: 0)
+    }
+
+    /// `start..<end` grown both ways inside `bounds` for as long as `inked` finds ink with gaps
+    /// of at most `gap` positions: the grown ends are the last inked positions before a wider gap.
+    private func inkRun(from start: Int, to end: Int, within bounds: Range<Int>, gap: Int, inked: (Int) -> Bool) -> (Int, Int) {
+        var lo = start, hi = end
+        var blank = 0, i = end
+        while i < bounds.upperBound && blank <= gap {
+            if inked(i) { hi = i + 1; blank = 0 } else { blank += 1 }
+            i += 1
+        }
+        blank = 0; i = start - 1
+        while i >= bounds.lowerBound && blank <= gap {
+            if inked(i) { lo = i; blank = 0 } else { blank += 1 }
+            i -= 1
+        }
+        return (lo, hi)
     }
 
     /// Which candidate ink pixels of a block are its type, by colour.
