@@ -196,17 +196,20 @@ def test_cleartext_switches_to_arabic_right_to_left(landscape_phone):
     cleartext(phone)
     img = phone.el('.screen.current .page[data-page="4"] img').get_attribute("src")
     assert "/cleared" in img
-    en = phone.el('.screen.current .page[data-page="4"] .cleartext')
-    assert phone.js("return getComputedStyle(arguments[0]).direction", en) == "ltr"
-    assert "kite" in en.text.lower()
+    en = phone.js("const e = document.querySelector('.screen.current .page[data-page=\"4\"] .cleartext');"
+                  " return e && {dir: getComputedStyle(e).direction, text: e.textContent};")
+    assert en, "English text is drawn on page 4"
+    assert en["dir"] == "ltr"
+    assert "kite" in en["text"].lower()
     phone.el('[data-lang="ar"]').click()
     phone.wait_js("document.querySelector('[data-lang=\"ar\"]').getAttribute('aria-pressed') === 'true'")
-    ar = [e for e in phone.els('.screen.current .cleartext[lang="ar"]') if e.text.strip()]
+    ar = phone.js("return [...document.querySelectorAll('.screen.current .cleartext[lang=\"ar\"]')]"
+                  ".filter((e) => e.textContent.trim())"
+                  ".map((e) => ({dir: getComputedStyle(e).direction, size: parseFloat(getComputedStyle(e).fontSize)}));")
     assert ar, "Arabic text is drawn"
     for e in ar:
-        assert phone.js("return getComputedStyle(arguments[0]).direction", e) == "rtl"
-        size = float(phone.js("return getComputedStyle(arguments[0]).fontSize", e).rstrip("px"))
-        assert size >= 18
+        assert e["dir"] == "rtl"
+        assert e["size"] >= 18
     # Per page: the next spread still reads in the book's default language.
     phone.el('[aria-label="Next page"]').click()
     phone.wait_js("window.__pb.turns === 1")

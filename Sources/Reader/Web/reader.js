@@ -268,7 +268,12 @@ class Reader {
     this.id = id; this.page = page; this.index = 0;
     this.langs = {};          // page number → chosen ClearText language (per page, as the issue asks)
     this.popout = null;
-    this.onResize = debounce(() => this.relayout(true), 160);
+    // Phones fire resize for things that leave the stage as it was (the URL bar, a late orientation
+    // event); redrawing then would only flicker and drop whatever the reader was doing.
+    this.onResize = debounce(() => {
+      const { w, h: hh } = stageSize();
+      if (!this.size || w !== this.size.w || hh !== this.size.h) this.relayout(true);
+    }, 160);
     this.onKey = (e) => this.key(e);
     let resolve; this.ready = new Promise((r) => (resolve = r)); this.resolveReady = resolve;
   }
@@ -342,6 +347,7 @@ class Reader {
     const { w } = this.size;
     const s = this.screen(this.index);
     this.page = s.pages.includes(this.page) ? this.page : s.pages[0];
+    pb.ready = false; // until afterDraw has the new screen's images
     const els = [];
     for (const side of [-1, 0, 1]) {
       const i = this.sideIndex(side);
