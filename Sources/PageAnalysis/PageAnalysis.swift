@@ -143,6 +143,23 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// …where a type colour is one shared by at least this share of the block's glyph-sized
     /// pieces (a title may be set in several).
     public var inkClusterShare: Double = 0.25
+    /// Read the page once more for each of this many ink colours (0 turns it off): coloured type
+    /// over a drawing (see `WorkingImage.readColours`). Off: six readings find two more blocks
+    /// but cost about 30 ms a page (Documentation/PageAnalysis.md, "Colour readings").
+    public var colourReadings: Int = 0
+    /// …pixels at least this many grey levels darker than their neighbourhood's mean…
+    public var colourReadingContrast: Int = 24
+    /// …within this much per channel of the candidate ink…
+    public var colourReadingDistance: Int = 30
+    /// …where candidate inks are colours (max − min channel at least this) of such pixels…
+    public var colourReadingChroma: Int = 30
+    /// …held by at least this many working pixels.
+    public var colourReadingMinimumPixels: Int = 150
+    /// The floor for blocks found in a colour reading.
+    public var minimumColourConfidence: Double = 0.9
+    /// …and at least this share of glyphs with counters (the gaps between pickets of a fence
+    /// read in the ground's own colour line up like letters, but enclose nothing).
+    public var minimumColourHoles: Double = 0.15
     /// A block whose ground is at most this textured (`BlockVerifier.texture(around:)`: sky,
     /// paper, a flat panel) takes its ink mask from every reading of its polarity, not just the
     /// one it was found in (see `refine`); 0 turns this off.
@@ -316,6 +333,13 @@ extension AnalysisParameters {
         case "inkColourSpread": inkColourSpread = Int(value)
         case "inkClusterShare": inkClusterShare = value
         case "maskAllReadingsTexture": maskAllReadingsTexture = value
+        case "colourReadings": colourReadings = Int(value)
+        case "colourReadingContrast": colourReadingContrast = Int(value)
+        case "colourReadingDistance": colourReadingDistance = Int(value)
+        case "colourReadingChroma": colourReadingChroma = Int(value)
+        case "colourReadingMinimumPixels": colourReadingMinimumPixels = Int(value)
+        case "minimumColourConfidence": minimumColourConfidence = value
+        case "minimumColourHoles": minimumColourHoles = value
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "salvageLines": salvageLines = value != 0
         case "attachFragments": attachFragments = value != 0

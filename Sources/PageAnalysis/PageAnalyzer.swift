@@ -40,30 +40,37 @@ public struct PageAnalyzer: Sendable {
         // Reduce from 1.4× the working height up: below that the detail lost costs more than the time saved.
         let f = max(1, Int(Double(page.height) / Double(max(1, p.workingHeight)) + 0.6))
         let work = WorkingImage(page: page, factor: f, parameters: p)
-        var readings: [(DetectedPolarity, UInt8, Bool)] = []
+        var readings: [(DetectedPolarity, UInt8, Bool, Int)] = []
         for polarity in DetectedPolarity.allCases {
             var levels: [UInt8] = p.strongContrast > p.minimumContrast ? [1, 2, 4] : [1, 4]
             if p.lineArtReading && (polarity == .darkOnLight || !p.lineArtDarkOnly) { levels += [8, 16] }
             if p.faintContrast > 0 { levels.append(32) }
             if p.coreInkFraction > 0 && polarity == .darkOnLight { levels.append(64) }
-            readings += levels.map { (polarity, $0, false) }
-            if p.erodedReading { readings.append((polarity, 1, true)) }
+            readings += levels.map { (polarity, $0, false, -1) }
+            if p.erodedReading { readings.append((polarity, 1, true, -1)) }
         }
+        readings += work.colourMasks.indices.map { (.darkOnLight, 128, false, $0) }
         // Each reading is labelled and grouped on its own, so they share the cores.
         let rs = readings
         var perReading = [[BlockCandidate]](repeating: [], count: rs.count)
         perReading.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
             DispatchQueue.concurrentPerform(iterations: rs.count) { i in
-                let (polarity, level, eroded) = rs[i]
-                let comps = work.candidates(polarity: polarity, level: level, eroded: eroded)
-                out[i] = Grouper(work: work, parameters: p, polarity: polarity, level: level).blocks(from: comps)
+                let (polarity, level, eroded, colour) = rs[i]
+                let comps = work.candidates(polarity: polarity, level: level, eroded: eroded, colour: colour)
+                out[i] = Grouper(work: work, parameters: p, polarity: polarity, level: level, colour: colour).blocks(from: comps)
             }
         }
         var found = perReading.flatMap { $0 }
         let fragments = found.filter(\.weak)
         found.removeAll(where: \.weak)
-        found = suppressOverlaps(found)
+        // Colour readings are for type that no other reading finds: where another reading has a
+        // block, its block stands and the colour reading's goes.
+        let byColour = found.filter { $0.level == 128 }
+        found = suppressOverlaps(found.filter { $0.level != 128 })
+        for c in suppressOverlaps(byColour) where !found.contains(where: { ($0.rect.intersection(c.rect)?.area ?? 0) > 0.1 * c.rect.area }) {
+            found.append(c)
+        }
         if p.growLines { found = found.map { work.extendLine($0) } }
         if p.shortColumns { found = found.map { work.addShortColumns($0) } }
         found = mergeFragments(found)
@@ -140,6 +147,7 @@ public struct PageAnalyzer: Sendable {
             for j in blocks.indices where j > i {
                 let a = blocks[i], b = blocks[j]
                 guard a.polarity == b.polarity, a.orientation == b.orientation, abs(a.inkGray - b.inkGray) <= 40,
+                      (a.level == 128) == (b.level == 128),
                       max(a.size, b.size) <= 1.6 * min(a.size, b.size) else { continue }
                 let t = max(a.size, b.size)
                 let horizontal = a.orientation == .horizontal
@@ -393,6 +401,8 @@ struct BlockCandidate {
     var inkGray: Double
     /// The contrast level (1-based) whose mask the block was found in.
     var level: UInt8
+    /// For level 128: which of the page's ink colours (`WorkingImage.colourMasks`).
+    var colour: Int = -1
     /// Median glyph size across the lines (height for horizontal text, width for vertical).
     var size: Double
     /// The lines the block was built from (after `score` dropped what did not sit on them).

@@ -28,6 +28,8 @@ final class WorkingImage: @unchecked Sendable {
     /// Per polarity: nonzero where the pixel stands out from its local mean in that direction.
     /// Per polarity, how many of the contrast levels each pixel passes (0 = none).
     var masks: [DetectedPolarity: [UInt8]] = [:]
+    /// One dark-ink mask (bit 128) per candidate ink colour of the page (see `readColours`).
+    var colourMasks: [[UInt8]] = []
     private var nearCache: [Int: [UInt8]] = [:]
 
     init(page: Bitmap<RGBA8>, factor f: Int, parameters: AnalysisParameters) {
@@ -83,6 +85,8 @@ final class WorkingImage: @unchecked Sendable {
         }
         var dark = [UInt8](repeating: 0, count: w * h)
         var light = [UInt8](repeating: 0, count: w * h)
+        let colours = parameters.colourReadings > 0
+        var localMean = [UInt8](repeating: 0, count: colours ? w * h : 0)
         let contrast = parameters.minimumContrast
         let strong = max(contrast, parameters.strongContrast)
         let faint = parameters.faintContrast > 0 ? max(parameters.deepInkContrast, parameters.faintContrast) : 256
@@ -95,7 +99,8 @@ final class WorkingImage: @unchecked Sendable {
                 integral.withUnsafeBufferPointer { ii in
                     dark.withUnsafeMutableBufferPointer { dk in
                         light.withUnsafeMutableBufferPointer { lt in
-                            let dk = dk, lt = lt
+                          localMean.withUnsafeMutableBufferPointer { lm in
+                            let dk = dk, lt = lt, lm = lm
                             concurrentRows(h) { rows in
                                 for y in rows {
                                     let y0 = max(0, y - r), y1 = min(h, y + r + 1)
@@ -129,9 +134,11 @@ final class WorkingImage: @unchecked Sendable {
                                         }
                                         dk[y * w + x] = d
                                         lt[y * w + x] = l
+                                        if colours { lm[y * w + x] = UInt8(s / n) }
                                     }
                                 }
                             }
+                          }
                         }
                     }
                 }
@@ -143,6 +150,86 @@ final class WorkingImage: @unchecked Sendable {
         }
         masks[.darkOnLight] = dark
         masks[.lightOnDark] = light
+        if colours { readColours(localMean: localMean) }
+    }
+
+    /// Coloured type over a drawing — blue words across a cat and a fence, green words in green
+    /// grass — differs from its neighbourhood's grey by less than the contrast readings ask
+    /// (the type and the drawing darken the neighbourhood's mean together), and where it passes
+    /// it fuses with outlines of other colours. Read by its own colour, it comes loose: the
+    /// pixels darker than their neighbourhood that lie near one ink colour. The page's
+    /// candidate inks are the densest colours among its dark chromatic pixels, found one at a
+    /// time (a cluster is taken, its colours set aside, the next densest found), each then a
+    /// reading of its own.
+    private func readColours(localMean: [UInt8]) {
+        let w = width, h = height, f = factor, pw = page.width
+        let contrast = parameters.colourReadingContrast, chroma = parameters.colourReadingChroma
+        var rgb = [SIMD3<Int32>](repeating: .zero, count: w * h)
+        page.pixels.withUnsafeBufferPointer { src in
+            rgb.withUnsafeMutableBufferPointer { out in
+                let out = out
+                concurrentRows(h) { rows in
+                    let n = Int32(f * f)
+                    for y in rows {
+                        for x in 0..<w {
+                            var acc = SIMD3<Int32>.zero
+                            for yy in 0..<f {
+                                let base = (y * f + yy) * pw + x * f
+                                for xx in 0..<f {
+                                    let p = src[base + xx]
+                                    acc &+= SIMD3(Int32(p.r), Int32(p.g), Int32(p.b))
+                                }
+                            }
+                            out[y * w + x] = acc / n
+                        }
+                    }
+                }
+            }
+        }
+        // Weighted by how far below their neighbourhood they are: type is solid ink, while the
+        // drawing's colours (grass blades in the text's own green, a lighter mix) stand out less.
+        var dark: [Int] = [], weight = [Int32](repeating: 0, count: w * h)
+        for i in 0..<(w * h) where Int(localMean[i]) - Int(gray[i]) >= contrast {
+            let c = rgb[i]
+            if Int(max(c.x, c.y, c.z) - min(c.x, c.y, c.z)) >= chroma {
+                dark.append(i)
+                weight[i] = Int32(Int(localMean[i]) - Int(gray[i]) - contrast + 1)
+            }
+        }
+        let radius = Int32(parameters.colourReadingDistance)
+        func distance(_ a: SIMD3<Int32>, _ b: SIMD3<Int32>) -> Int32 {
+            let d = a &- b
+            return max(abs(d.x), abs(d.y), abs(d.z))
+        }
+        var inks: [SIMD3<Int32>] = []
+        var rest = dark
+        while inks.count < parameters.colourReadings && !rest.isEmpty {
+            var bins = [Int32](repeating: 0, count: 4096)
+            for i in rest { let c = rgb[i] &>> 4; bins[Int(c.x) * 256 + Int(c.y) * 16 + Int(c.z)] += weight[i] }
+            guard let top = bins.indices.max(by: { bins[$0] < bins[$1] }) else { break }
+            var centre = SIMD3<Int32>(Int32(top / 256), Int32(top / 16 % 16), Int32(top % 16)) &* 16 &+ 8
+            var count = 0
+            for _ in 0..<4 {
+                var sum = SIMD3<Int32>.zero, total: Int32 = 0
+                count = 0
+                for i in rest where distance(rgb[i], centre) <= radius { sum &+= rgb[i] &* weight[i]; total += weight[i]; count += 1 }
+                guard total > 0 else { break }
+                centre = sum / total
+            }
+            guard count >= parameters.colourReadingMinimumPixels else { break }
+            inks.append(centre)
+            rest.removeAll { distance(rgb[$0], centre) <= 2 * radius }
+        }
+        colourMasks = inks.map { ink in
+            var m = [UInt8](repeating: 0, count: w * h)
+            for i in dark where distance(rgb[i], ink) <= radius { m[i] = 128 }
+            return m
+        }
+    }
+
+    /// The mask a block was found in: its polarity's, or its ink colour's.
+    func mask(for b: BlockCandidate) -> [UInt8]? {
+        b.level == 128 ? (colourMasks.indices.contains(b.colour) ? colourMasks[b.colour] : nil) : masks[b.polarity]
     }
 
     /// The darkest working grey within `radius` (a square window, clipped at the page's edge),
@@ -320,8 +407,8 @@ final class WorkingImage: @unchecked Sendable {
     /// With `eroded`, components are seeded from the mask eroded by one working pixel and then
     /// grown back by one pixel inside the mask: glyphs keep their shape but come loose from the
     /// thinner art outlines they touch when text is printed over a drawing.
-    func candidates(polarity: DetectedPolarity, level: UInt8, eroded: Bool = false) -> [Glyph] {
-        guard let m = masks[polarity] else { return [] }
+    func candidates(polarity: DetectedPolarity, level: UInt8, eroded: Bool = false, colour: Int = -1) -> [Glyph] {
+        guard let m = level == 128 ? (colourMasks.indices.contains(colour) ? colourMasks[colour] : nil) : masks[polarity] else { return [] }
         let w = width, h = height
         let seeds = eroded ? erode(m, level: level) : m
         let seedLevel: UInt8 = eroded ? 1 : level
@@ -454,7 +541,7 @@ final class WorkingImage: @unchecked Sendable {
     func extendLine(_ b: BlockCandidate) -> BlockCandidate {
         let t = b.size
         let horizontal = b.orientation == .horizontal
-        guard horizontal || parameters.growColumns, t >= 3, let m = masks[b.polarity] else { return b }
+        guard horizontal || parameters.growColumns, t >= 3, let m = mask(for: b) else { return b }
         guard b.level != 64 || parameters.coreGrowth > 0 else { return b }
         let (aLo, aHi, cLo, cHi) = horizontal
             ? (b.rect.minX, b.rect.maxX, b.rect.minY, b.rect.maxY) : (b.rect.minY, b.rect.maxY, b.rect.minX, b.rect.maxX)
@@ -572,7 +659,7 @@ final class WorkingImage: @unchecked Sendable {
     private func inkColourBand(_ b: BlockCandidate, horizontal: Bool, x0: Int, y0: Int, bw: Int, bh: Int) -> [UInt8] {
         let f = factor, pw = page.width
         var out = [UInt8](repeating: 0, count: bw * bh)
-        guard let m = masks[b.polarity] else { return out }
+        guard let m = mask(for: b) else { return out }
         page.pixels.withUnsafeBufferPointer { src in
             func mean(_ wx: Int, _ wy: Int) -> (Int, Int, Int) {
                 var r = 0, g = 0, bl = 0
@@ -642,7 +729,7 @@ final class WorkingImage: @unchecked Sendable {
     /// taken into the line and the block; a second or third mark may follow it (an ellipsis,
     /// "?!", the two dots of ᠃).
     func addLineEndMarks(_ b: BlockCandidate) -> BlockCandidate {
-        guard parameters.lineEndMarkGap > 0, let m = masks[b.polarity], !b.lines.isEmpty else { return b }
+        guard parameters.lineEndMarkGap > 0, let m = mask(for: b), !b.lines.isEmpty else { return b }
         let horizontal = b.orientation == .horizontal
         let (alongSize, acrossSize) = horizontal ? (width, height) : (height, width)
         var out = b
@@ -774,7 +861,7 @@ final class WorkingImage: @unchecked Sendable {
     /// Full-resolution box, ink mask and colours of a block; nil when no ink is found there.
     func refine(_ b: BlockCandidate, flatGround: Bool = false, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
         let f = factor, W = page.width, H = page.height
-        guard let m = masks[b.polarity] else { return nil }
+        guard let m = mask(for: b) else { return nil }
         // The reading a block was found in can hold only part of its letters: the line-art-free
         // readings drop every long thin stroke, and Mongolian's stem is one; the inkiest-ink
         // reading keeps only cores. On a flat ground (sky, paper, a panel) nothing but the type
@@ -782,7 +869,7 @@ final class WorkingImage: @unchecked Sendable {
         // other readings bring its outlines back along the letters (they are what the block's
         // own reading left out), so there it keeps to its own.
         let levels: UInt8 = flatGround ? 0xFF : b.level
-        let key = (b.polarity == .darkOnLight ? 0 : 1000) + Int(levels)
+        let key = (b.polarity == .darkOnLight ? 0 : 1000) + Int(levels) + 10_000 * (b.level == 128 ? b.colour + 1 : 0)
         let near = nearCache[key] ?? dilated(m, level: levels)
         nearCache[key] = near
         let pad = 2 * f + 2
