@@ -128,6 +128,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "ReaderTests",
             dependencies: [
                 "Reader", "Preparation", "BookModel", "Codecs", "Raster", "FileIO",

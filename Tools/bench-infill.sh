@@ -7,6 +7,7 @@
 #
 #   Tools/bench-infill.sh            standard corpus (48 pages, 1600×2000, mixed difficulty)
 #   Tools/bench-infill.sh --hard     the hard corpus as well
+#   Tools/bench-infill.sh --hard-only the hard corpus alone
 #   ORACLE_ONLY=1 Tools/bench-infill.sh   only the truth-mask mode (quickest, the in-fill alone)
 #   NO_DETECTOR=1 Tools/bench-infill.sh   the two truth-box modes, no `analyze`
 #   DETECTOR_ONLY=1 Tools/bench-infill.sh the whole-pipeline mode alone
@@ -17,8 +18,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-HARD=0
-[[ "${1:-}" == "--hard" ]] && HARD=1
+HARD=0 STANDARD=1
+case "${1:-}" in
+    --hard) HARD=1 ;;
+    --hard-only) HARD=1 STANDARD=0 ;;
+    "") ;;
+    *) echo "bench-infill: unknown option '$1' (expected --hard or --hard-only)" >&2; exit 2 ;;
+esac
 
 swift build -c release --scratch-path .build --product picturebook >&2
 PB=.build/release/picturebook
@@ -90,7 +96,9 @@ run_set() {  # label difficulty seeds...
     [[ ${ORACLE_ONLY:-0} == 1 || ${NO_DETECTOR:-0} == 1 ]] || run_mode "$label" "Picturebook's own detected boxes + ink masks (analyze, then clear)" detector "$@"
 }
 
-run_set standard mixed 1001 1002 1003 1004
+if [[ $STANDARD == 1 ]]; then
+    run_set standard mixed 1001 1002 1003 1004
+fi
 if [[ $HARD == 1 ]]; then
     run_set hard hard 2001 2002
 fi

@@ -166,6 +166,7 @@ final class Scratch {
         ["analyze", "BOOK", "--jobs", "0"], ["analyze", "BOOK", "--set", "noSuchParameter=1"],
         ["analyze", "BOOK", "--set", "windowRadius"], ["clear", "BOOK", "--jobs", "65"],
         ["clear", "BOOK", "--method", "smudge"], ["clear", "BOOK", "--dilation", "-1"],
+        ["clear", "BOOK", "--set", "noSuchParameter=1"], ["clear", "BOOK", "--set", "spectralWeight=2"],
         ["popout", "BOOK", "--jobs", "0"], ["popout", "BOOK", "--scale", "2", "--text-height", "30"],
         ["popout", "BOOK", "--scale", "0"], ["validate"],
     ])

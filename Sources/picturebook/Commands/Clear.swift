@@ -56,10 +56,21 @@ struct Clear: ParsableCommand {
     @Flag(help: "Redo outputs even when they are up to date.")
     var force = false
 
-    /// The in-fill's parameters from the options; a bad value is a usage error.
-    func inFillParameters() throws -> InFillParameters {
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill or ink-estimate parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters).", visibility: .hidden))
+    var overrides: [String] = []
+
+    /// The in-fill's and the ink estimate's parameters from the options, every `--set` applied;
+    /// a bad value is a usage error.
+    func parameters() throws -> (infill: InFillParameters, mask: InkMaskParameters) {
         var params = InFillParameters()
         params.dilation = dilation
+        var mask = InkMaskParameters()
+        for o in overrides {
+            let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2, let v = Double(kv[1]), params.set(kv[0], to: v) || mask.set(kv[0], to: v) else {
+                throw ValidationError("--set expects NAME=NUMBER with a parameter of InFillParameters or InkMaskParameters, got '\(o)'")
+            }
+        }
         if method != "auto" {
             guard let m = FillMethod(rawValue: method) else {
                 throw ValidationError("--method must be auto, flat, gradient, structure or texture, got '\(method)'")
@@ -67,20 +78,19 @@ struct Clear: ParsableCommand {
             params.method = m
         }
         do { try params.validate() } catch { throw ValidationError(error.description) }
-        return params
+        return (params, mask)
     }
 
     func validate() throws {
-        _ = try inFillParameters()
+        _ = try parameters()
         try validateJobs(jobs)
     }
 
     func run() throws {
-        let params = try inFillParameters()
+        let (params, maskParams) = try parameters()
         let job = try BookJob(book: book, out: out, defaultFolder: "clear", command: "clear")
         if let fillMasks { try BookJob.makeFolder(fillMasks, command: "clear") }
         let infill = InFill(params)
-        let maskParams = InkMaskParameters()
         let defaultMasks = BookDirectory.maskFolder(in: book)
         let maskDir = self.maskDir ?? (FileIO.isDirectory(defaultMasks) ? defaultMasks : nil)
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
