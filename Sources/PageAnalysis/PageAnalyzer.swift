@@ -40,25 +40,32 @@ public struct PageAnalyzer: Sendable {
         // Reduce from 1.4× the working height up: below that the detail lost costs more than the time saved.
         let f = max(1, Int(Double(page.height) / Double(max(1, p.workingHeight)) + 0.6))
         let work = WorkingImage(page: page, factor: f, parameters: p)
-        var readings: [(DetectedPolarity, UInt8, Bool, Int)] = []
+        var readings: [(DetectedPolarity, UInt8, Bool)] = []
         for polarity in DetectedPolarity.allCases {
             var levels: [UInt8] = p.strongContrast > p.minimumContrast ? [1, 2, 4] : [1, 4]
             if p.lineArtReading && (polarity == .darkOnLight || !p.lineArtDarkOnly) { levels += [8, 16] }
             if p.faintContrast > 0 { levels.append(32) }
             if p.coreInkFraction > 0 && polarity == .darkOnLight { levels.append(64) }
-            readings += levels.map { (polarity, $0, false, -1) }
-            if p.erodedReading { readings.append((polarity, 1, true, -1)) }
+            readings += levels.map { (polarity, $0, false) }
+            if p.erodedReading { readings.append((polarity, 1, true)) }
         }
-        readings += work.colourMasks.indices.map { (.darkOnLight, 128, false, $0) }
+        // One reading for all the page's ink colours (its layers are labelled together).
+        if !work.colourInks.isEmpty { readings.append((.darkOnLight, 128, false)) }
         // Each reading is labelled and grouped on its own, so they share the cores.
         let rs = readings
         var perReading = [[BlockCandidate]](repeating: [], count: rs.count)
         perReading.withUnsafeMutableBufferPointer { out in
             nonisolated(unsafe) let out = out
             DispatchQueue.concurrentPerform(iterations: rs.count) { i in
-                let (polarity, level, eroded, colour) = rs[i]
-                let comps = work.candidates(polarity: polarity, level: level, eroded: eroded, colour: colour)
-                out[i] = Grouper(work: work, parameters: p, polarity: polarity, level: level, colour: colour).blocks(from: comps)
+                let (polarity, level, eroded) = rs[i]
+                if level == 128 {
+                    out[i] = work.colourCandidates().enumerated().flatMap { k, comps in
+                        Grouper(work: work, parameters: p, polarity: polarity, level: level, colour: k).blocks(from: comps)
+                    }
+                    return
+                }
+                let comps = work.candidates(polarity: polarity, level: level, eroded: eroded)
+                out[i] = Grouper(work: work, parameters: p, polarity: polarity, level: level).blocks(from: comps)
             }
         }
         var found = perReading.flatMap { $0 }
@@ -84,6 +91,7 @@ public struct PageAnalyzer: Sendable {
             }
         }
         if p.growEachLine { found = found.map { work.extendEachLine($0) } }
+        if found.contains(where: { $0.level == 128 }) { found = absorbIntoColourBlocks(found) }
         if p.splitAtMargins {
             let all = found.flatMap(\.lines)
             found = found.flatMap { splitAtMargins($0, allLines: all, work: work) }
@@ -136,6 +144,27 @@ public struct PageAnalyzer: Sendable {
             kept.append(r)
         }
         return kept
+    }
+
+    /// A colour reading's block stands only where no other reading has one, but grown along its
+    /// lines it can come to cover a piece of the same text that another reading found (a line's
+    /// darkest words): that piece is taken into it rather than left as a second box over the
+    /// same words.
+    private func absorbIntoColourBlocks(_ blocks: [BlockCandidate]) -> [BlockCandidate] {
+        var out = blocks
+        var absorbed = Set<Int>()
+        for i in out.indices where out[i].level == 128 {
+            for j in out.indices where out[j].level != 128 && !absorbed.contains(j) {
+                let (a, b) = (out[i], out[j])
+                guard a.polarity == b.polarity, a.orientation == b.orientation,
+                      let x = a.rect.intersection(b.rect), x.area >= 0.7 * b.rect.area else { continue }
+                out[i].rect = a.rect.union(b.rect)
+                out[i].lines += b.lines
+                out[i].componentCount += b.componentCount
+                absorbed.insert(j)
+            }
+        }
+        return out.indices.filter { !absorbed.contains($0) }.map { out[$0] }
     }
 
     /// Over busy art a paragraph often comes out in pieces (words touching the drawing are
@@ -401,7 +430,7 @@ struct BlockCandidate {
     var inkGray: Double
     /// The contrast level (1-based) whose mask the block was found in.
     var level: UInt8
-    /// For level 128: which of the page's ink colours (`WorkingImage.colourMasks`).
+    /// For level 128: which of the page's ink colours (`WorkingImage.colourInks`).
     var colour: Int = -1
     /// Median glyph size across the lines (height for horizontal text, width for vertical).
     var size: Double
