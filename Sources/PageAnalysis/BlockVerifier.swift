@@ -28,8 +28,9 @@ struct BlockVerifier {
     func accepts(_ b: BlockCandidate) -> Bool {
         let p = work.parameters
         let horizontal = b.orientation == .horizontal
-        // Only a block that could fail is measured.
-        if horizontal && b.confidence >= p.texturedGroundConfidence { return true }
+        // Only a block that could fail is measured. A colour reading's block always is: its
+        // low contrast lets a painted plate's coloured detail in at any confidence.
+        if horizontal && b.confidence >= p.texturedGroundConfidence && b.level != 128 { return true }
         let busy = texture(around: b)
         return horizontal ? busy < p.texturedGround : busy < p.texturedGroundVertical
     }

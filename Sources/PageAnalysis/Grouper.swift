@@ -34,6 +34,7 @@ struct Grouper {
     let parameters: AnalysisParameters
     let polarity: DetectedPolarity
     let level: UInt8
+    var colour: Int = -1
 
     func blocks(from g: [Glyph]) -> [BlockCandidate] {
         let n = g.count
@@ -254,7 +255,7 @@ struct Grouper {
         // found elsewhere (a few words of small print whose counters closed up at the working
         // resolution look as even as a row of shapes); it is kept aside, marked weak, and
         // joins a block only when it continues one of that block's lines.
-        let mayBeWeak = horizontal && parameters.attachFragments && thinFrac <= 0.3 && alignFrac >= 0.6 && level != 32
+        let mayBeWeak = horizontal && parameters.attachFragments && thinFrac <= 0.3 && alignFrac >= 0.6 && level != 32 && level != 128
         func weak() -> BlockCandidate? {
             guard mayBeWeak else { return nil }
             var b = candidate(kept, glyphs: g, confidence: 0)
@@ -296,7 +297,12 @@ struct Grouper {
         }
         // The faint reading exists for pale type on a sky; anywhere else it is the drawing's.
         if level == 32 && backgroundSpread(rect) > parameters.flatBackgroundSpread { return nil }
-        if level == 64 {
+        if level == 128 {
+            // A colour reading is for coloured type over a drawing; the drawing's own colours
+            // make lines of pieces too, so only rows count and they need a high confidence.
+            if !horizontal || holeFrac < parameters.minimumColourHoles { return nil }
+            floor = max(floor, parameters.minimumColourConfidence)
+        } else if level == 64 {
             // The inkiest-ink reading is for type over a drawing; where no type is near, the
             // darkest ink around is the drawing's own outlines, whose cores come loose in pieces.
             // They stack into columns (a striped lighthouse's edges), so only lines count here,
@@ -327,7 +333,7 @@ struct Grouper {
                         holed: l.members.filter { g[$0].holes > 0 }.count)
         }
         return BlockCandidate(rect: rect, orientation: kept[0].orientation, polarity: polarity, confidence: confidence,
-                              componentCount: n, inkGray: gray, level: level, size: median(kept.map(\.thickness)), lines: summaries)
+                              componentCount: n, inkGray: gray, level: level, colour: colour, size: median(kept.map(\.thickness)), lines: summaries)
     }
 }
 

@@ -146,6 +146,32 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// …where a type colour is one shared by at least this share of the block's glyph-sized
     /// pieces (a title may be set in several).
     public var inkClusterShare: Double = 0.25
+    /// Read the page by ink colour too, for up to this many of its saturated inks (0 turns it
+    /// off): coloured type over a drawing (see `WorkingImage.readColours`; the inks' layers are
+    /// labelled in one pass, about 5 ms of CPU a page).
+    public var colourReadings: Int = 6
+    /// …pixels at least this many grey levels darker than their neighbourhood's mean…
+    public var colourReadingContrast: Int = 24
+    /// …within this much per channel of the candidate ink…
+    public var colourReadingDistance: Int = 30
+    /// …where candidate inks are colours (max − min channel at least this) of such pixels…
+    public var colourReadingChroma: Int = 30
+    /// …held by at least this many working pixels.
+    public var colourReadingMinimumPixels: Int = 150
+    /// Inks are colours at least this saturated (max − min channel of the ink).
+    public var colourInkChroma: Int = 55
+    /// In a colour reading's ink mask, a piece of the layer crossing a line's band whose part in
+    /// the band is no wider than this on average (working pixels) is a stroke of the drawing
+    /// (see `WorkingImage.colourLetters`).
+    public var colourStrokeWidth: Double = 2
+    /// Glyphs of a colour reading are at most this many times as long as they are wide.
+    public var colourGlyphAspect: Double = 3
+    /// The floor for blocks found in a colour reading (which must also pass the block verifier's
+    /// texture test whatever their confidence, see `BlockVerifier.accepts`)…
+    public var minimumColourConfidence: Double = 0.8
+    /// …and at least this share of glyphs with counters (the gaps between pickets of a fence
+    /// read in the ground's own colour line up like letters, but enclose nothing).
+    public var minimumColourHoles: Double = 0.1
     /// A block whose ground is at most this textured (`BlockVerifier.texture(around:)`: sky,
     /// paper, a flat panel) takes its ink mask from every reading of its polarity, not just the
     /// one it was found in (see `refine`); 0 turns this off.
@@ -320,6 +346,16 @@ extension AnalysisParameters {
         case "inkColourSpread": inkColourSpread = Int(value)
         case "inkClusterShare": inkClusterShare = value
         case "maskAllReadingsTexture": maskAllReadingsTexture = value
+        case "colourReadings": colourReadings = Int(value)
+        case "colourReadingContrast": colourReadingContrast = Int(value)
+        case "colourReadingDistance": colourReadingDistance = Int(value)
+        case "colourReadingChroma": colourReadingChroma = Int(value)
+        case "colourReadingMinimumPixels": colourReadingMinimumPixels = Int(value)
+        case "colourInkChroma": colourInkChroma = Int(value)
+        case "colourStrokeWidth": colourStrokeWidth = value
+        case "colourGlyphAspect": colourGlyphAspect = value
+        case "minimumColourConfidence": minimumColourConfidence = value
+        case "minimumColourHoles": minimumColourHoles = value
         case "pruneWeakLines": pruneWeakLines = value != 0
         case "salvageLines": salvageLines = value != 0
         case "attachFragments": attachFragments = value != 0

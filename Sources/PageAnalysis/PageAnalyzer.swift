@@ -49,6 +49,8 @@ public struct PageAnalyzer: Sendable {
             readings += levels.map { (polarity, $0, false) }
             if p.erodedReading { readings.append((polarity, 1, true)) }
         }
+        // One reading for all the page's ink colours (its layers are labelled together).
+        if !work.colourInks.isEmpty { readings.append((.darkOnLight, 128, false)) }
         // Each reading is labelled and grouped on its own, so they share the cores.
         let rs = readings
         var perReading = [[BlockCandidate]](repeating: [], count: rs.count)
@@ -56,6 +58,12 @@ public struct PageAnalyzer: Sendable {
             nonisolated(unsafe) let out = out
             DispatchQueue.concurrentPerform(iterations: rs.count) { i in
                 let (polarity, level, eroded) = rs[i]
+                if level == 128 {
+                    out[i] = work.colourCandidates().enumerated().flatMap { k, comps in
+                        Grouper(work: work, parameters: p, polarity: polarity, level: level, colour: k).blocks(from: comps)
+                    }
+                    return
+                }
                 let comps = work.candidates(polarity: polarity, level: level, eroded: eroded)
                 out[i] = Grouper(work: work, parameters: p, polarity: polarity, level: level).blocks(from: comps)
             }
@@ -63,7 +71,13 @@ public struct PageAnalyzer: Sendable {
         var found = perReading.flatMap { $0 }
         let fragments = found.filter(\.weak)
         found.removeAll(where: \.weak)
-        found = suppressOverlaps(found)
+        // Colour readings are for type that no other reading finds: where another reading has a
+        // block, its block stands and the colour reading's goes.
+        let byColour = found.filter { $0.level == 128 }
+        found = suppressOverlaps(found.filter { $0.level != 128 })
+        for c in suppressOverlaps(byColour) where !found.contains(where: { ($0.rect.intersection(c.rect)?.area ?? 0) > 0.1 * c.rect.area }) {
+            found.append(c)
+        }
         if p.growLines { found = found.map { work.extendLine($0) } }
         if p.shortColumns { found = found.map { work.addShortColumns($0) } }
         found = mergeFragments(found)
@@ -77,6 +91,7 @@ public struct PageAnalyzer: Sendable {
             }
         }
         if p.growEachLine { found = found.map { work.extendEachLine($0) } }
+        if found.contains(where: { $0.level == 128 }) { found = absorbIntoColourBlocks(found) }
         if p.splitAtMargins {
             let all = found.flatMap(\.lines)
             found = found.flatMap { splitAtMargins($0, allLines: all, work: work) }
@@ -131,6 +146,27 @@ public struct PageAnalyzer: Sendable {
         return kept
     }
 
+    /// A colour reading's block stands only where no other reading has one, but grown along its
+    /// lines it can come to cover a piece of the same text that another reading found (a line's
+    /// darkest words): that piece is taken into it rather than left as a second box over the
+    /// same words.
+    private func absorbIntoColourBlocks(_ blocks: [BlockCandidate]) -> [BlockCandidate] {
+        var out = blocks
+        var absorbed = Set<Int>()
+        for i in out.indices where out[i].level == 128 {
+            for j in out.indices where out[j].level != 128 && !absorbed.contains(j) {
+                let (a, b) = (out[i], out[j])
+                guard a.polarity == b.polarity, a.orientation == b.orientation,
+                      let x = a.rect.intersection(b.rect), x.area >= 0.7 * b.rect.area else { continue }
+                out[i].rect = a.rect.union(b.rect)
+                out[i].lines += b.lines
+                out[i].componentCount += b.componentCount
+                absorbed.insert(j)
+            }
+        }
+        return out.indices.filter { !absorbed.contains($0) }.map { out[$0] }
+    }
+
     /// Over busy art a paragraph often comes out in pieces (words touching the drawing are
     /// lost); pieces with the same ink, type size and direction that sit where the next word or
     /// line of one paragraph would are joined into one block.
@@ -140,6 +176,7 @@ public struct PageAnalyzer: Sendable {
             for j in blocks.indices where j > i {
                 let a = blocks[i], b = blocks[j]
                 guard a.polarity == b.polarity, a.orientation == b.orientation, abs(a.inkGray - b.inkGray) <= 40,
+                      (a.level == 128) == (b.level == 128),
                       max(a.size, b.size) <= 1.6 * min(a.size, b.size) else { continue }
                 let t = max(a.size, b.size)
                 let horizontal = a.orientation == .horizontal
@@ -393,6 +430,8 @@ struct BlockCandidate {
     var inkGray: Double
     /// The contrast level (1-based) whose mask the block was found in.
     var level: UInt8
+    /// For level 128: which of the page's ink colours (`WorkingImage.colourInks`).
+    var colour: Int = -1
     /// Median glyph size across the lines (height for horizontal text, width for vertical).
     var size: Double
     /// The lines the block was built from (after `score` dropped what did not sit on them).

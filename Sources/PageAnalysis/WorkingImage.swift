@@ -28,6 +28,11 @@ final class WorkingImage: @unchecked Sendable {
     /// Per polarity: nonzero where the pixel stands out from its local mean in that direction.
     /// Per polarity, how many of the contrast levels each pixel passes (0 = none).
     var masks: [DetectedPolarity: [UInt8]] = [:]
+    /// The page's candidate ink colours (see `readColours`)…
+    private(set) var colourInks: [(Int, Int, Int)] = []
+    /// …and per working pixel 0, or k + 1 where it is read as ink `colourInks[k]`.
+    private(set) var colourLayer: [UInt8] = []
+    private var colourMaskCache: [Int: [UInt8]] = [:]
     private var nearCache: [Int: [UInt8]] = [:]
 
     init(page: Bitmap<RGBA8>, factor f: Int, parameters: AnalysisParameters) {
@@ -83,6 +88,8 @@ final class WorkingImage: @unchecked Sendable {
         }
         var dark = [UInt8](repeating: 0, count: w * h)
         var light = [UInt8](repeating: 0, count: w * h)
+        let colours = parameters.colourReadings > 0
+        var localMean = [UInt8](repeating: 0, count: colours ? w * h : 0)
         let contrast = parameters.minimumContrast
         let strong = max(contrast, parameters.strongContrast)
         let faint = parameters.faintContrast > 0 ? max(parameters.deepInkContrast, parameters.faintContrast) : 256
@@ -95,7 +102,8 @@ final class WorkingImage: @unchecked Sendable {
                 integral.withUnsafeBufferPointer { ii in
                     dark.withUnsafeMutableBufferPointer { dk in
                         light.withUnsafeMutableBufferPointer { lt in
-                            let dk = dk, lt = lt
+                          localMean.withUnsafeMutableBufferPointer { lm in
+                            let dk = dk, lt = lt, lm = lm
                             concurrentRows(h) { rows in
                                 for y in rows {
                                     let y0 = max(0, y - r), y1 = min(h, y + r + 1)
@@ -129,9 +137,11 @@ final class WorkingImage: @unchecked Sendable {
                                         }
                                         dk[y * w + x] = d
                                         lt[y * w + x] = l
+                                        if colours { lm[y * w + x] = UInt8(s / n) }
                                     }
                                 }
                             }
+                          }
                         }
                     }
                 }
@@ -143,6 +153,180 @@ final class WorkingImage: @unchecked Sendable {
         }
         masks[.darkOnLight] = dark
         masks[.lightOnDark] = light
+        if colours { readColours(localMean: localMean) }
+    }
+
+    /// Coloured type over a drawing — blue words across a cat and a fence, green words in green
+    /// grass — differs from its neighbourhood's grey by less than the contrast readings ask
+    /// (the type and the drawing darken the neighbourhood's mean together), and where it passes
+    /// it fuses with outlines of other colours. Read by its own colour, it comes loose. This is
+    /// colour reduction followed by components per colour layer, the classical scheme for
+    /// coloured text (Jain & Yu): the page's candidate pixels are those darker than their
+    /// neighbourhood (`colourReadingContrast`) and clearly coloured (`colourReadingChroma`); its
+    /// inks are the densest colours among them, weighted by how far below the mean they are
+    /// (type is solid ink; grass blades in the type's own green are a lighter mix), found one
+    /// at a time on a colour histogram; each candidate pixel within `colourReadingDistance` of
+    /// an ink joins that ink's layer. All layers are labelled in one pass (neighbours join only
+    /// within one layer).
+    private func readColours(localMean: [UInt8]) {
+        let w = width, h = height, n = w * h
+        let contrast = parameters.colourReadingContrast, chroma = parameters.colourReadingChroma
+        let radius = parameters.colourReadingDistance
+        // Candidate pixels, their weights (0: not a candidate) and their mean colour over the
+        // scan pixels they stand for (r | g << 8 | b << 16), read for candidates only.
+        var weight = [UInt8](repeating: 0, count: n)
+        var rgb = [UInt32](repeating: 0, count: n)
+        let f = factor, pw = page.width, ff = f * f
+        // Per row chunk: a weighted colour histogram, 16 levels a channel, with colour sums.
+        let chunks = min(h, 8)
+        var histograms = [[Int]](repeating: [], count: chunks)
+        page.pixels.withUnsafeBufferPointer { src in
+        rgb.withUnsafeMutableBufferPointer { c in
+            gray.withUnsafeBufferPointer { g in
+                localMean.withUnsafeBufferPointer { lm in
+                    weight.withUnsafeMutableBufferPointer { wt in
+                        histograms.withUnsafeMutableBufferPointer { hs in
+                            nonisolated(unsafe) let wt = wt, hs = hs, c = c, g = g, lm = lm, src = src
+                            // Division by f² as a multiply and shift (exact for f a power of two).
+                            let inv = (65536 + ff - 1) / ff
+                            DispatchQueue.concurrentPerform(iterations: chunks) { k in
+                                // bin * 5: weight, pixels, weighted r, g, b
+                                var hist = [Int](repeating: 0, count: 4096 * 5)
+                                hist.withUnsafeMutableBufferPointer { hb in
+                                    for y in h * k / chunks..<h * (k + 1) / chunks {
+                                        for x in 0..<w {
+                                            let i = y * w + x
+                                            let d = Int(lm[i]) - Int(g[i])
+                                            guard d >= contrast else { continue }
+                                            var r = 0, gg = 0, b = 0
+                                            for yy in 0..<f {
+                                                let base = (y * f + yy) * pw + x * f
+                                                for xx in 0..<f {
+                                                    let p = src[base + xx]
+                                                    r &+= Int(p.r); gg &+= Int(p.g); b &+= Int(p.b)
+                                                }
+                                            }
+                                            r = (r &* inv) >> 16; gg = (gg &* inv) >> 16; b = (b &* inv) >> 16
+                                            c[i] = UInt32(r | gg << 8 | b << 16)
+                                            guard max(r, gg, b) - min(r, gg, b) >= chroma else { continue }
+                                            let q = min(255, d - contrast + 1)
+                                            wt[i] = UInt8(q)
+                                            let bin = ((r >> 4) << 8 | (gg >> 4) << 4 | b >> 4) * 5
+                                            hb[bin] &+= q; hb[bin + 1] &+= 1
+                                            hb[bin + 2] &+= q &* r; hb[bin + 3] &+= q &* gg; hb[bin + 4] &+= q &* b
+                                        }
+                                    }
+                                }
+                                hs[k] = hist
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        }
+        var hist = [Int](repeating: 0, count: 4096 * 5)
+        for part in histograms { for i in hist.indices { hist[i] += part[i] } }
+        // Bins' mean colours; the inks by mean shift on the bins, densest first.
+        var bins: [(w: Int, n: Int, r: Int, g: Int, b: Int)] = []
+        for i in 0..<4096 where hist[i * 5] > 0 {
+            let q = hist[i * 5]
+            bins.append((q, hist[i * 5 + 1], hist[i * 5 + 2] / q, hist[i * 5 + 3] / q, hist[i * 5 + 4] / q))
+        }
+        func distance(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Int { max(abs(a.0 - b.0), abs(a.1 - b.1), abs(a.2 - b.2)) }
+        var active = [Bool](repeating: true, count: bins.count)
+        var inks: [(Int, Int, Int)] = []
+        while inks.count < parameters.colourReadings {
+            guard let top = bins.indices.filter({ active[$0] }).max(by: { bins[$0].w < bins[$1].w }) else { break }
+            var centre = (bins[top].r, bins[top].g, bins[top].b)
+            var pixels = 0
+            for _ in 0..<4 {
+                var q = 0, r = 0, g = 0, b = 0
+                pixels = 0
+                for (j, bin) in bins.enumerated() where active[j] && distance((bin.r, bin.g, bin.b), centre) <= radius {
+                    q += bin.w; r += bin.w * bin.r; g += bin.w * bin.g; b += bin.w * bin.b; pixels += bin.n
+                }
+                guard q > 0 else { break }
+                centre = (r / q, g / q, b / q)
+            }
+            guard pixels >= parameters.colourReadingMinimumPixels else { break }
+            for (j, bin) in bins.enumerated() where distance((bin.r, bin.g, bin.b), centre) <= 2 * radius { active[j] = false }
+            // Type set in colour is set in a saturated ink; the browns, olives and greys of a
+            // drawing's shading and outlines are the picture's own (and dark neutral type is the
+            // grey readings').
+            if max(centre.0, centre.1, centre.2) - min(centre.0, centre.1, centre.2) >= parameters.colourInkChroma { inks.append(centre) }
+        }
+        colourInks = inks
+        guard !inks.isEmpty else { return }
+        // Layers: each candidate pixel joins the ink it lies near (inks are more than twice the
+        // distance apart, so at most one).
+        var layer = [UInt8](repeating: 0, count: n)
+        let inkChannels = inks.flatMap { [Int32($0.0), Int32($0.1), Int32($0.2)] }, count = inks.count
+        let rad = Int32(radius)
+        rgb.withUnsafeBufferPointer { c in
+            weight.withUnsafeBufferPointer { wt in
+                inkChannels.withUnsafeBufferPointer { ic in
+                    layer.withUnsafeMutableBufferPointer { out in
+                        let out = out
+                        concurrentRows(h) { rows in
+                            for i in rows.lowerBound * w..<rows.upperBound * w where wt[i] != 0 {
+                                let v = c[i]
+                                let r = Int32(v & 255), g = Int32((v >> 8) & 255), b = Int32((v >> 16) & 255)
+                                var k = 0
+                                while k < count {
+                                    if abs(r - ic[3 * k]) <= rad && abs(g - ic[3 * k + 1]) <= rad && abs(b - ic[3 * k + 2]) <= rad {
+                                        out[i] = UInt8(k + 1)
+                                        break
+                                    }
+                                    k += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        colourLayer = layer
+    }
+
+    /// The colour layer of ink `k` as a mask (bit 128), as the steps after grouping read it.
+    func colourMask(_ k: Int) -> [UInt8]? {
+        guard colourInks.indices.contains(k), !colourLayer.isEmpty else { return nil }
+        if let m = colourMaskCache[k] { return m }
+        let v = UInt8(k + 1)
+        let m = colourLayer.map { $0 == v ? UInt8(128) : 0 }
+        colourMaskCache[k] = m
+        return m
+    }
+
+    /// The mask a block was found in: its polarity's, or its ink colour's.
+    func mask(for b: BlockCandidate) -> [UInt8]? {
+        b.level == 128 ? colourMask(b.colour) : masks[b.polarity]
+    }
+
+    /// Glyph candidates of every colour layer, per ink.
+    func colourCandidates() -> [[Glyph]] {
+        guard !colourInks.isEmpty, !colourLayer.isEmpty else { return [] }
+        let w = width, h = height
+        let labeling = colourLayer.withUnsafeBufferPointer { lb in
+            gray.withUnsafeBufferPointer { gb in ComponentLabeler.label(layers: lb, gray: gb, width: w, height: h) }
+        }
+        var labels = [Int32](repeating: 0, count: w * h)
+        var ink = [Int](repeating: 0, count: labeling.components.count)
+        labels.withUnsafeMutableBufferPointer { lb in
+            for run in labeling.runs {
+                let base = Int(run.y) * w
+                ink[Int(run.component)] = Int(colourLayer[base + Int(run.x0)]) - 1
+                for x in Int(run.x0)...Int(run.x1) { lb[base + x] = run.component + 1 }
+            }
+        }
+        let (glyphs, source) = glyphCandidates(labels: &labels, count: labeling.components.count)
+        var out = [[Glyph]](repeating: [], count: colourInks.count)
+        // Letters are compact pieces; long ones in a colour layer are a drawing's outlines and
+        // edges in that colour (a hill's rim, a stripe).
+        let aspect = parameters.colourGlyphAspect
+        for (g, s) in zip(glyphs, source) where max(g.width, g.height) <= aspect * min(g.width, g.height) { out[ink[s]].append(g) }
+        return out
     }
 
     /// The darkest working grey within `radius` (a square window, clipped at the page's edge),
@@ -374,12 +558,20 @@ final class WorkingImage: @unchecked Sendable {
                 }
             }
         }
-        let comps = componentStats(labels: labels, count: labeling.components.count)
+        return glyphCandidates(labels: &labels, count: labeling.components.count).glyphs
+    }
+
+    /// The components of a label image (component index + 1 per pixel) that could be glyphs,
+    /// with the index of the component each came from. Relabels `labels` to the kept ones.
+    private func glyphCandidates(labels: inout [Int32], count: Int) -> (glyphs: [Glyph], source: [Int]) {
+        let h = height
+        let comps = componentStats(labels: labels, count: count)
 
         let minSize = parameters.minimumCharacterSize
         let maxSize = Int(parameters.maximumCharacterFraction * Double(h))
         var keep = [Int32](repeating: 0, count: comps.count + 1)
         var kept: [Component] = []
+        var source: [Int] = []
         for (i, c) in comps.enumerated() where c.area > 0 {
             let cw = c.width, ch = c.height
             guard max(cw, ch) >= minSize, min(cw, ch) >= 2, cw <= maxSize * 3, ch <= maxSize * 3 else { continue }
@@ -397,6 +589,7 @@ final class WorkingImage: @unchecked Sendable {
             // print gets a fixed minimum instead.
             guard Double(min(cw, ch)) >= (sw < 2.5 ? 4 : parameters.barFactor * sw + 1) else { continue }
             kept.append(c)
+            source.append(i)
             keep[i + 1] = Int32(kept.count)
         }
         // Holes need the label image of the kept components only.
@@ -405,11 +598,12 @@ final class WorkingImage: @unchecked Sendable {
                 for i in 0..<lb.count where lb[i] != 0 { lb[i] = kb[Int(lb[i])] }
             }
         }
-        let holes = labels.withUnsafeBufferPointer { HoleCounter.holes(labels: $0, width: w, height: h, componentCount: kept.count) }
-        return kept.enumerated().map { i, c in
+        let holes = labels.withUnsafeBufferPointer { HoleCounter.holes(labels: $0, width: width, height: h, componentCount: kept.count) }
+        let glyphs = kept.enumerated().map { i, c in
             Glyph(minX: Double(c.minX), minY: Double(c.minY), maxX: Double(c.maxX), maxY: Double(c.maxY),
                   stroke: c.strokeWidth, gray: c.meanGray, holes: Int(holes[i]), fill: c.fill)
         }
+        return (glyphs, source)
     }
 
     /// Box, area, boundary and grey sum of every label (1...count) in a label image.
@@ -454,7 +648,7 @@ final class WorkingImage: @unchecked Sendable {
     func extendLine(_ b: BlockCandidate) -> BlockCandidate {
         let t = b.size
         let horizontal = b.orientation == .horizontal
-        guard horizontal || parameters.growColumns, t >= 3, let m = masks[b.polarity] else { return b }
+        guard horizontal || parameters.growColumns, t >= 3, let m = mask(for: b) else { return b }
         guard b.level != 64 || parameters.coreGrowth > 0 else { return b }
         let (aLo, aHi, cLo, cHi) = horizontal
             ? (b.rect.minX, b.rect.maxX, b.rect.minY, b.rect.maxY) : (b.rect.minY, b.rect.maxY, b.rect.minX, b.rect.maxX)
@@ -572,7 +766,7 @@ final class WorkingImage: @unchecked Sendable {
     private func inkColourBand(_ b: BlockCandidate, horizontal: Bool, x0: Int, y0: Int, bw: Int, bh: Int) -> [UInt8] {
         let f = factor, pw = page.width
         var out = [UInt8](repeating: 0, count: bw * bh)
-        guard let m = masks[b.polarity] else { return out }
+        guard let m = mask(for: b) else { return out }
         page.pixels.withUnsafeBufferPointer { src in
             func mean(_ wx: Int, _ wy: Int) -> (Int, Int, Int) {
                 var r = 0, g = 0, bl = 0
@@ -642,7 +836,7 @@ final class WorkingImage: @unchecked Sendable {
     /// taken into the line and the block; a second or third mark may follow it (an ellipsis,
     /// "?!", the two dots of ᠃).
     func addLineEndMarks(_ b: BlockCandidate) -> BlockCandidate {
-        guard parameters.lineEndMarkGap > 0, let m = masks[b.polarity], !b.lines.isEmpty else { return b }
+        guard parameters.lineEndMarkGap > 0, let m = mask(for: b), !b.lines.isEmpty else { return b }
         let horizontal = b.orientation == .horizontal
         let (alongSize, acrossSize) = horizontal ? (width, height) : (height, width)
         var out = b
@@ -774,17 +968,22 @@ final class WorkingImage: @unchecked Sendable {
     /// Full-resolution box, ink mask and colours of a block; nil when no ink is found there.
     func refine(_ b: BlockCandidate, flatGround: Bool = false, into inkMask: inout Bitmap<UInt8>) -> DetectedBlock? {
         let f = factor, W = page.width, H = page.height
-        guard let m = masks[b.polarity] else { return nil }
+        guard let m = mask(for: b) else { return nil }
         // The reading a block was found in can hold only part of its letters: the line-art-free
         // readings drop every long thin stroke, and Mongolian's stem is one; the inkiest-ink
         // reading keeps only cores. On a flat ground (sky, paper, a panel) nothing but the type
         // is ink in any reading, so the mask starts from all of them there. Over a drawing the
         // other readings bring its outlines back along the letters (they are what the block's
         // own reading left out), so there it keeps to its own.
-        let levels: UInt8 = flatGround ? 0xFF : b.level
-        let key = (b.polarity == .darkOnLight ? 0 : 1000) + Int(levels)
-        let near = nearCache[key] ?? dilated(m, level: levels)
-        nearCache[key] = near
+        let near: [UInt8]
+        if b.level == 128 {
+            near = dilated(colourLetters(b, layer: m), level: 128)
+        } else {
+            let levels: UInt8 = flatGround ? 0xFF : b.level
+            let key = (b.polarity == .darkOnLight ? 0 : 1000) + Int(levels)
+            near = nearCache[key] ?? dilated(m, level: levels)
+            nearCache[key] = near
+        }
         let pad = 2 * f + 2
         let x0 = max(0, Int(b.rect.minX) * f - pad), y0 = max(0, Int(b.rect.minY) * f - pad)
         let x1 = min(W, Int(b.rect.maxX) * f + pad), y1 = min(H, Int(b.rect.maxY) * f + pad)
@@ -944,6 +1143,75 @@ final class WorkingImage: @unchecked Sendable {
             i -= 1
         }
         return (lo, hi)
+    }
+
+    /// The letters of a colour reading's block in its colour layer. Over a drawing the layer also
+    /// holds the drawing's strokes in the type's own colour — grass blades in the green of the
+    /// words — which cross the lines and stand between them; colour cannot tell them from the
+    /// letters, but where they lie can. Each line's type band runs from its ascender line to its
+    /// descender line: the baseline, x-height and ascender line are read from its letters (the
+    /// layer's pieces inside the line, at least half a glyph tall, not bars), the descent taken
+    /// as 0.6 of the x-height. Of the layer's pieces, one that reaches beyond the type band keeps
+    /// only what lies inside it, and nothing when that part is a single stroke (on average no
+    /// wider than `colourStrokeWidth` working pixels): a blade crossing the line, not a letter a
+    /// blade runs through.
+    private func colourLetters(_ b: BlockCandidate, layer m: [UInt8]) -> [UInt8] {
+        let w = width, h = height
+        var out = [UInt8](repeating: 0, count: w * h)
+        let reach = Int((max(1, parameters.lineBandPad) * b.size).rounded(.up)) + 2
+        let x0 = max(0, Int(b.rect.minX) - reach), x1 = min(w, Int(b.rect.maxX.rounded(.up)) + reach + 1)
+        let y0 = max(0, Int(b.rect.minY) - reach), y1 = min(h, Int(b.rect.maxY.rounded(.up)) + reach + 1)
+        let rw = x1 - x0, rh = y1 - y0
+        guard rw > 0, rh > 0 else { return out }
+        var region = [UInt8](repeating: 0, count: rw * rh), regionGray = region
+        for y in 0..<rh {
+            for x in 0..<rw {
+                region[y * rw + x] = m[(y + y0) * w + x + x0]
+                regionGray[y * rw + x] = gray[(y + y0) * w + x + x0]
+            }
+        }
+        let labeling = region.withUnsafeBufferPointer { mb in
+            regionGray.withUnsafeBufferPointer { gb in ComponentLabeler.label(mask: mb, atLeast: 128, gray: gb, width: rw, height: rh) }
+        }
+        let comps = labeling.components
+        func isBar(_ c: Component) -> Bool {
+            Double(min(c.width, c.height)) < (c.strokeWidth < 2.5 ? 3 : parameters.barFactor * c.strokeWidth + 1)
+        }
+        // Type bands (region rows).
+        var inBand = [Bool](repeating: false, count: rh)
+        for l in b.lines {
+            let t = l.thickness, pad = 0.25 * t, tol = max(1.5, 0.1 * t)
+            var (lo, hi) = (l.rect.minY - pad, l.rect.maxY + pad)
+            let letters = comps.filter { c in
+                let cx0 = Double(Int(c.minX) + x0), cx1 = Double(Int(c.maxX) + x0), cy0 = Double(Int(c.minY) + y0), cy1 = Double(Int(c.maxY) + y0)
+                return cx0 >= l.rect.minX - 1 && cx1 <= l.rect.maxX + 1 && cy0 >= lo && cy1 <= hi && Double(c.height) >= 0.5 * t && !isBar(c)
+            }
+            if b.orientation == .horizontal && letters.count >= 3 {
+                let base = median(letters.map { Double(Int($0.maxY) + y0) })
+                let tops = letters.map { Double(Int($0.minY) + y0) }.sorted()
+                let xHeight = median(tops), ascender = tops[tops.count / 10]
+                lo = max(lo, ascender - tol)
+                hi = min(hi, base + 0.6 * max(0, base - xHeight) + tol)
+            }
+            for y in max(0, Int(lo.rounded(.down)) - y0)..<max(0, min(rh, Int(hi.rounded(.up)) - y0 + 1)) { inBand[y] = true }
+        }
+        if b.orientation != .horizontal || b.lines.isEmpty { inBand = [Bool](repeating: true, count: rh) }
+        // Per piece: its pixels and rows in the bands, and whether it reaches outside them.
+        var inside = [Int](repeating: 0, count: comps.count), rows = [Int](repeating: 0, count: comps.count)
+        var lastRow = [Int](repeating: -1, count: comps.count), outside = [Bool](repeating: false, count: comps.count)
+        for run in labeling.runs {
+            let c = Int(run.component), y = Int(run.y)
+            guard inBand[y] else { outside[c] = true; continue }
+            inside[c] += Int(run.x1 - run.x0) + 1
+            if lastRow[c] != y { rows[c] += 1; lastRow[c] = y }
+        }
+        let stroke = parameters.colourStrokeWidth
+        let keep = comps.indices.map { i in inside[i] > 0 && (!outside[i] || Double(inside[i]) > stroke * Double(rows[i])) }
+        for run in labeling.runs where keep[Int(run.component)] && inBand[Int(run.y)] {
+            let y = Int(run.y)
+            for x in Int(run.x0)...Int(run.x1) { out[(y + y0) * w + x + x0] = 128 }
+        }
+        return out
     }
 
     /// Which candidate ink pixels of a block are its type, by colour.
