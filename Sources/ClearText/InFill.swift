@@ -271,8 +271,39 @@ public struct InFill: Sendable {
     }
 }
 
+/// Work handed to another thread that the caller may also do itself: whoever claims it first
+/// runs it. The caller never waits for a task that has not started, so it cannot stall when
+/// every worker thread is busy (the windows already run on all cores).
+final class SideTask<Value>: @unchecked Sendable {
+    /// One token for whoever runs the work. (Made with 0 and signalled: libdispatch traps when a
+    /// semaphore is freed holding less than its initial value.)
+    private let claim = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let work: () -> Value
+    private var value: Value?
+
+    init(_ work: @escaping () -> Value) {
+        self.work = work
+        claim.signal()
+        DispatchQueue.global().async { [self] in
+            guard claim.wait(timeout: .now()) == .success else { return }
+            value = self.work()
+            done.signal()
+        }
+    }
+
+    func result() -> Value {
+        if claim.wait(timeout: .now()) == .success { return work() }
+        done.wait()
+        return value!
+    }
+}
+
 /// One window's fill: local mask, classification, and the chosen filler.
 struct WindowFill {
+    /// Below this many hole pixels the spectral fill is cheaper than handing it to another thread.
+    static let spectralOffloadPixels = 1024
+
     let window: PixelRect
     let pageWidth: Int
     let src: UnsafeBufferPointer<RGBA8>
@@ -326,6 +357,15 @@ struct WindowFill {
                 return RegionReport(window: window, method: method, filledPixels: 0, surroundResidual: fit.residual)
             }
         }
+        // Over busy art the spectral fill is blended in (below). It reads only the known pixels
+        // and the hole, not the other fills, so a large one runs on the other core meanwhile.
+        let blendsSpectral = parameters.method == nil && parameters.spectralWeight > 0 && method == .structure
+            && fit.residual > parameters.busyThreshold
+        var spectralTask: SideTask<[SIMD4<Float>]>?
+        if blendsSpectral, holeIndices.count >= Self.spectralOffloadPixels {
+            let filler = self, iterations = parameters.spectralIterations
+            spectralTask = SideTask { filler.spectralFill(iterations: iterations) }
+        }
         var values: [SIMD4<Float>]
         switch method {
         case .flat, .gradient:
@@ -354,12 +394,10 @@ struct WindowFill {
                 method = .texture
             }
         }
-        if parameters.method == nil, parameters.spectralWeight > 0, method == .structure || method == .texture,
-            fit.residual > parameters.busyThreshold
-        {
+        if blendsSpectral {
             // The spectral and the directional fills err in different places: their blend beats
             // either (true ink over art: 24.94 dB directional, 25.45 spectral, 25.97 blended).
-            let spectral = spectralFill(iterations: parameters.spectralIterations)
+            let spectral = spectralTask?.result() ?? spectralFill(iterations: parameters.spectralIterations)
             // Pixels the copy fills took from an exact repeat of the art stay as copied.
             let a = Float(parameters.spectralWeight)
             for k in values.indices where values[k] == uncopied[k] { values[k] = values[k] * (1 - a) + spectral[k] * a }
