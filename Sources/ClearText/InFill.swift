@@ -37,6 +37,13 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
     /// Pixels grown around the mask: the anti-aliased fringe, scan blur and JPEG ringing around
     /// the ink belong to the text too.
     public var dilation: Int = 2
+    /// Pixels added to `dilation` in windows whose surround is smooth (flat and gradient fills).
+    /// On plain paper and sky the letters' halo (scan blur, JPEG ringing) reaches a pixel
+    /// further than an ink estimate that stops at the letters' edge plus two, and the fill there
+    /// is near exact, so the wider hole only gains; over art a wider hole costs more art than it
+    /// takes halo (standard corpus, own estimate: plain styles +0.4 to +1.1 dB with a dilation
+    /// of 3 everywhere, over art −0.9 dB).
+    public var smoothGrowth: Int = 1
     /// Pixels around a region that may still carry ink the region's rect missed (scan blur):
     /// mask pixels this far outside a region count as the region's.
     public var slack: Int = 3
@@ -81,7 +88,7 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
 
     /// Every parameter, for fingerprints and logs.
     public var description: String {
-        "dilation=\(dilation) slack=\(slack) context=\(context) reach=\(reach) smooth=\(smoothThreshold) "
+        "dilation=\(dilation)+\(smoothGrowth) slack=\(slack) context=\(context) reach=\(reach) smooth=\(smoothThreshold) "
             + "busyDilation=\(busyDilation)/\(busyThreshold) agreement=\(agreement) iterations=\(harmonicIterations) orientation=\(orientationStrength)/\(orientationScale) "
             + "spectral=\(spectralWeight)/\(spectralIterations) method=\(method?.rawValue ?? "auto") texture=\(allowTexture)"
     }
@@ -93,6 +100,7 @@ public struct InFillParameters: Sendable, Hashable, CustomStringConvertible {
         }
         try check((0...32).contains(dilation), "dilation", dilation, "0...32")
         try check((0...32).contains(slack), "slack", slack, "0...32")
+        try check((0...32).contains(smoothGrowth), "smoothGrowth", smoothGrowth, "0...32")
         try check((0...32).contains(busyDilation), "busyDilation", busyDilation, "0...32")
         try check(busyThreshold >= 0 && busyThreshold.isFinite, "busyThreshold", busyThreshold, "finite and ≥ 0")
         try check((1...256).contains(context), "context", context, "1...256")
@@ -114,6 +122,7 @@ extension InFillParameters {
         switch name {
         case "dilation": dilation = Int(value)
         case "slack": slack = Int(value)
+        case "smoothGrowth": smoothGrowth = Int(value)
         case "context": context = Int(value)
         case "reach": reach = Int(value)
         case "smoothThreshold": smoothThreshold = value
@@ -169,43 +178,61 @@ public struct InFill: Sendable {
         return fillMasked(page: page, fill: fill, regions: regions)
     }
 
+    /// Fill-mask value of the ring between `dilation` and `dilation + smoothGrowth`: replaced
+    /// only in windows whose surround is smooth.
+    public static let smoothRing: UInt8 = 128
+
     /// The pixels the in-fill may replace: `mask` inside the regions (grown by `slack`), dilated
-    /// by `dilation`, never outside the grown regions. 255 = may be replaced. Over busy art the
-    /// outer ring beyond `busyDilation` is returned as decoded where it looks like the art.
+    /// by `dilation` (255) and by `smoothGrowth` more (``smoothRing``), never outside the grown
+    /// regions; every non-zero pixel may be replaced. Over busy art the outer ring beyond
+    /// `busyDilation` is returned as decoded where it looks like the art.
     public func fillMask(mask: Bitmap<UInt8>, regions: [PixelRect]) -> Bitmap<UInt8> {
-        precondition(parameters.dilation >= 0 && parameters.slack >= 0, "negative dilation or slack: \(parameters)")
-        let w = mask.width, h = mask.height
-        var out = Bitmap<UInt8>(width: w, height: h, fill: 0)
-        let d = parameters.dilation, s = parameters.slack
+        precondition(parameters.dilation >= 0 && parameters.slack >= 0 && parameters.smoothGrowth >= 0,
+                     "negative dilation, growth or slack: \(parameters)")
+        let w = mask.width, s = parameters.slack
+        let d = parameters.dilation, reach = parameters.dilation + parameters.smoothGrowth
+        var out = Bitmap<UInt8>(width: w, height: mask.height, fill: 0)
         for region in regions {
             guard let src = region.expanded(by: s).intersection(mask.bounds),
-                let dst = region.expanded(by: s + d).intersection(mask.bounds)
+                let dst = region.expanded(by: s + reach).intersection(mask.bounds)
             else { continue }
-            // Separable square dilation: rows first into a temporary, then columns.
-            let tw = dst.width, th = dst.height
-            var rowMax = [UInt8](repeating: 0, count: tw * th)
+            // Chebyshev distance to the mask, separably: per row the distance along it to the
+            // nearest mask pixel (two sweeps), then per column the best of max(|dy|, that).
+            let tw = dst.width, th = dst.height, none = Int32.max / 2
+            var along = [Int32](repeating: none, count: tw * th)
             mask.pixels.withUnsafeBufferPointer { m in
-                rowMax.withUnsafeMutableBufferPointer { t in
-                    for y in dst.minY..<dst.maxY where y >= src.minY && y < src.maxY {
-                        let base = y * w
+                along.withUnsafeMutableBufferPointer { t in
+                    for y in max(dst.minY, src.minY)..<min(dst.maxY, src.maxY) {
+                        let base = y * w, row = (y - dst.minY) * tw
+                        var last = none
                         for x in dst.minX..<dst.maxX {
-                            let lo = max(src.minX, x - d), hi = min(src.maxX - 1, x + d)
-                            guard lo <= hi else { continue }
-                            var v: UInt8 = 0
-                            for xx in lo...hi where m[base + xx] != 0 { v = 255; break }
-                            t[(y - dst.minY) * tw + x - dst.minX] = v
+                            if x >= src.minX && x < src.maxX && m[base + x] != 0 { last = Int32(x) }
+                            if last != none { t[row + x - dst.minX] = Int32(x) - last }
+                        }
+                        last = none
+                        for x in stride(from: dst.maxX - 1, through: dst.minX, by: -1) {
+                            if x >= src.minX && x < src.maxX && m[base + x] != 0 { last = Int32(x) }
+                            if last != none { t[row + x - dst.minX] = min(t[row + x - dst.minX], last - Int32(x)) }
                         }
                     }
                 }
             }
             out.pixels.withUnsafeMutableBufferPointer { o in
-                rowMax.withUnsafeBufferPointer { t in
+                along.withUnsafeBufferPointer { t in
                     for y in dst.minY..<dst.maxY {
-                        let lo = max(dst.minY, y - d), hi = min(dst.maxY - 1, y + d)
                         for x in dst.minX..<dst.maxX {
-                            var v: UInt8 = 0
-                            for yy in lo...hi where t[(yy - dst.minY) * tw + x - dst.minX] != 0 { v = 255; break }
-                            if v != 0 { o[y * w + x] = 255 }
+                            let c = x - dst.minX, r = y - dst.minY
+                            var best = Int32(reach + 1), k: Int32 = 0
+                            while k < best && k <= Int32(reach) {
+                                if r - Int(k) >= 0 { best = min(best, max(k, t[(r - Int(k)) * tw + c])) }
+                                if r + Int(k) < th { best = min(best, max(k, t[(r + Int(k)) * tw + c])) }
+                                k += 1
+                            }
+                            if best <= Int32(d) {
+                                o[y * w + x] = 255
+                            } else if best <= Int32(reach) && o[y * w + x] == 0 {
+                                o[y * w + x] = Self.smoothRing
+                            }
                         }
                     }
                 }
@@ -311,6 +338,8 @@ struct WindowFill {
     /// 1 where the pixel must be filled, window-local, row-major.
     var hole: [UInt8]
     var holeIndices: [Int] = []
+    /// The fill mask's `InFill.smoothRing` pixels: hole only if the surround is smooth.
+    var smoothRing: [Int] = []
 
     init(window: PixelRect, pageWidth: Int, src: UnsafeBufferPointer<RGBA8>, fill: UnsafeBufferPointer<UInt8>, parameters: InFillParameters) {
         self.window = window
@@ -319,16 +348,21 @@ struct WindowFill {
         self.parameters = parameters
         let ww = window.width
         var hole = [UInt8](repeating: 0, count: window.width * window.height)
-        var indices: [Int] = []
+        var indices: [Int] = [], ring: [Int] = []
         for y in 0..<window.height {
             let row = (window.minY + y) * pageWidth + window.minX
             for x in 0..<ww where fill[row + x] != 0 {
-                hole[y * ww + x] = 1
-                indices.append(y * ww + x)
+                if fill[row + x] == InFill.smoothRing {
+                    ring.append(y * ww + x)
+                } else {
+                    hole[y * ww + x] = 1
+                    indices.append(y * ww + x)
+                }
             }
         }
         self.hole = hole
         self.holeIndices = indices
+        self.smoothRing = ring
     }
 
     @inline(__always) func pageIndex(_ i: Int) -> Int {
@@ -348,6 +382,10 @@ struct WindowFill {
             method = fit.slope * Double(max(window.width, window.height)) < 6 ? .flat : .gradient
         } else {
             method = .structure
+        }
+        if method == .flat || method == .gradient, !smoothRing.isEmpty {
+            for i in smoothRing { hole[i] = 1 }
+            holeIndices = (holeIndices + smoothRing).sorted()
         }
         if method == .structure || method == .texture, parameters.busyDilation < parameters.dilation,
             fit.residual > parameters.busyThreshold
@@ -515,6 +553,10 @@ struct WindowFill {
     /// Least-squares plane per channel through the known pixels, and how far they stray from it.
     func planeFit() -> Plane {
         let ww = window.width
+        // The smooth ring is left out too: where the ground is plain it holds the letters' halo,
+        // which would make a plain ground look busy.
+        var hole = self.hole
+        for i in smoothRing { hole[i] = 1 }
         var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0
         var sc = SIMD4<Double>(), sxc = SIMD4<Double>(), syc = SIMD4<Double>(), scc = SIMD4<Double>()
         for y in 0..<window.height {

@@ -103,7 +103,7 @@ public enum PageClearing {
         fill.pixels.withUnsafeMutableBufferPointer { f in
             image.pixels.withUnsafeBufferPointer { a in
                 cleared.pixels.withUnsafeBufferPointer { b in
-                    for i in f.indices where f[i] != 0 && a[i] == b[i] { f[i] = 0 }
+                    for i in f.indices where f[i] != 0 { f[i] = a[i] == b[i] ? 0 : 255 }
                 }
             }
         }

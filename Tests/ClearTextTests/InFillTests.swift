@@ -356,10 +356,13 @@ private extension PixelRect {
     /// around it, and still filled where it is a blend with the ink (a halo).
     @Test func busyArtKeepsTheOuterRingButNotTheHalo() throws {
         let s = scene { _, y in y / 5 % 2 == 0 ? RGBA8(r: 200, g: 40, b: 40) : RGBA8(r: 245, g: 238, b: 220) }
-        let infill = InFill()
+        // Without the smooth ring (see the next test), so the outer ring is the dilation's own.
+        var p2 = InFillParameters()
+        p2.smoothGrowth = 0
+        let infill = InFill(p2)
         let fill = infill.fillMask(mask: s.mask, regions: [s.box])
         // Ink dilated by one: inside it is filled whatever the surround.
-        var p1 = InFillParameters()
+        var p1 = p2
         p1.dilation = 1
         let inner = InFill(p1).fillMask(mask: s.mask, regions: [s.box])
         // A halo: every other pixel of the outer ring half-way to the ink.
@@ -385,6 +388,42 @@ private extension PixelRect {
         for i in halo { flatPage.pixels[i] = RGBA8(r: 130, g: 122, b: 105) }
         let flatOut = try infill.clear(page: flatPage, mask: flat.mask, regions: [flat.box])
         #expect(halo.filter { flatOut.pixels[$0] == flatPage.pixels[$0] }.isEmpty)
+    }
+
+    /// On plain ground the ring one pixel beyond the dilation is filled too (a scan's halo
+    /// reaches that far there); over art only the dilation is, so no more art is guessed.
+    @Test func smoothRingIsFilledOnPlainGroundOnly() throws {
+        let infill = InFill()
+        var narrow = InFillParameters()
+        narrow.smoothGrowth = 0
+        for plain in [true, false] {
+            let s = plain
+                ? scene { _, _ in RGBA8(r: 240, g: 230, b: 200) }
+                : scene { x, y in (x + y) / 3 % 2 == 0 ? RGBA8(r: 200, g: 40, b: 40) : RGBA8(r: 90, g: 160, b: 220) }
+            let fill = infill.fillMask(mask: s.mask, regions: [s.box])
+            let inner = InFill(narrow).fillMask(mask: s.mask, regions: [s.box])
+            // A halo in the ring: half-way to the ink.
+            var page = s.page
+            var ring: [Int] = []
+            for i in page.pixels.indices where fill.pixels[i] != 0 && inner.pixels[i] == 0 {
+                #expect(fill.pixels[i] == InFill.smoothRing)
+                let c = page.pixels[i]
+                page.pixels[i] = RGBA8(r: UInt8((Int(c.r) + 20) / 2), g: UInt8((Int(c.g) + 15) / 2), b: UInt8((Int(c.b) + 10) / 2))
+                ring.append(i)
+            }
+            #expect(ring.count > 100)
+            let out = infill.fillMasked(page: page, fill: fill, regions: [s.box]).image
+            let changed = ring.filter { out.pixels[$0] != page.pixels[$0] }.count
+            if plain {
+                let restored = ring.filter { i in
+                    let a = out.pixels[i], b = s.clean.pixels[i]
+                    return abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b)) <= 6
+                }.count
+                #expect(restored == ring.count, "\(restored) of \(ring.count) halo pixels restored")
+            } else {
+                #expect(changed == 0, "\(changed) of \(ring.count) ring pixels over art replaced")
+            }
+        }
     }
 }
 
