@@ -250,6 +250,10 @@ public struct AnalysisParameters: Sendable, Hashable {
     /// set over its main line is paler at working resolution, while the picture's "lines"
     /// (picket tips, bunting, grass) have no counters. Equal to `trimGrayDifference`: off.
     public var trimHoledGrayDifference: Double = 40
+    /// In trimming, a reference line on textured ground (`texturedGround`: hatched shading,
+    /// which reads darker than small type) gives way to the inkiest lines on smooth ground when
+    /// those hold most of the block's glyphs (see `PageAnalyzer.trimToText`).
+    public var trimOnSmoothGround: Bool = true
     /// In a line of four or more, a glyph taller (across the line) than this many times the
     /// line's median glyph size is dropped from it.
     public var tallGlyphLimit: Double = 1.5
@@ -331,6 +335,7 @@ extension AnalysisParameters {
         case "trimGrayDifference": trimGrayDifference = value
         case "trimStrokeRatio": trimStrokeRatio = value
         case "trimHoledGrayDifference": trimHoledGrayDifference = value
+        case "trimOnSmoothGround": trimOnSmoothGround = value != 0
         case "lineArtReading": lineArtReading = value != 0
         case "lineArtDarkOnly": lineArtDarkOnly = value != 0
         case "coreInkFraction": coreInkFraction = value

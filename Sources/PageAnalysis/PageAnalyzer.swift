@@ -86,7 +86,7 @@ public struct PageAnalyzer: Sendable {
             // A block cut back to one line may be a line whose other words were fused with the
             // art it sits on; growing it through its band recovers them.
             found = found.map { b in
-                let t = trimToText(b)
+                let t = trimToText(b, work: work)
                 return p.growLines && t.rect != b.rect ? work.extendLine(t) : t
             }
         }
@@ -245,8 +245,9 @@ public struct PageAnalyzer: Sendable {
     /// A paragraph that wraps around a drawing — narrow beside it, full width below — is an
     /// L-shaped area, and its one box covers the drawing; the ink mask (and so ClearText) would
     /// take the drawing with the text. Such a block is cut in two where its margin moves.
-    /// Rows are the lines in the block's box (its own and those of blocks inside it: the words
-    /// of one row are often found as blocks of their own) grouped by their vertical overlap.
+    /// Rows are the lines in the block's box (its own, and those of blocks inside it set in its
+    /// type's size and ink: the words of one row are often found as blocks of their own)
+    /// grouped by their vertical overlap.
     /// Many rows are found only in part — words fused with the drawing, a last line, an indent —
     /// so the cut is a change point: the row between which the rows' left ends (or right ends)
     /// are best explained as two runs, each about its own median (least absolute deviation),
@@ -260,7 +261,15 @@ public struct PageAnalyzer: Sendable {
     func splitAtMargins(_ b: BlockCandidate, allLines: [LineSummary], work: WorkingImage) -> [BlockCandidate] {
         guard b.orientation == .horizontal, b.lines.count >= 6 else { return [b] }
         var rows: [(rect: Rect, lines: [LineSummary])] = []
-        let inBox = allLines.filter { l in (l.rect.intersection(b.rect)?.area ?? 0) >= 0.5 * l.rect.area }
+        // A drawing's "lines" inside the box (blocks of hatching the verifier has yet to see)
+        // are no rows of the paragraph, and they would hide its margin.
+        let ink = median(b.lines.map(\.gray))
+        func ownType(_ l: LineSummary) -> Bool {
+            b.lines.contains { $0.rect == l.rect }
+                || (max(l.thickness, b.size) <= parameters.trimSizeRatio * min(l.thickness, b.size)
+                    && abs(l.gray - ink) <= parameters.trimGrayDifference)
+        }
+        let inBox = allLines.filter { l in (l.rect.intersection(b.rect)?.area ?? 0) >= 0.5 * l.rect.area && ownType(l) }
         for l in inBox.sorted(by: { $0.rect.minY < $1.rect.minY }) {
             if let i = rows.firstIndex(where: { r in
                 min(l.rect.maxY, r.rect.maxY) - max(l.rect.minY, r.rect.minY) >= 0.5 * min(l.rect.height, r.rect.height)
@@ -351,30 +360,57 @@ public struct PageAnalyzer: Sendable {
     /// grey, stroke width, glyph size. The block keeps the lines that match its reference line
     /// and shrinks to them; the confidence and glyph count stay what they were, so this never
     /// costs a block its place.
-    func trimToText(_ b: BlockCandidate) -> BlockCandidate {
+    func trimToText(_ b: BlockCandidate, work: WorkingImage? = nil) -> BlockCandidate {
         guard b.lines.count >= 2 else { return b }
         func evidence(_ l: LineSummary) -> Double { Double(l.glyphs) * (1 + Double(l.holed) / Double(max(1, l.glyphs))) }
         // Printed type is solid ink, so its lines are the darkest (lightest, for light ink) of
         // the block; drawn outlines come out paler at the working resolution. The reference is
         // the best-evidenced line among those as inky as the inkiest.
-        let own = b.lines.filter { !$0.attached }
-        let inkiest = b.polarity == .darkOnLight ? own.map(\.gray).min() ?? 0 : own.map(\.gray).max() ?? 255
-        guard let ref = own.filter({ abs($0.gray - inkiest) <= parameters.trimGrayDifference })
-            .max(by: { evidence($0) < evidence($1) }) else { return b }
-        func grayLimit(_ l: LineSummary) -> Double {
-            l.holed >= 2 && 3 * l.holed >= l.glyphs ? max(parameters.trimGrayDifference, parameters.trimHoledGrayDifference)
-                : parameters.trimGrayDifference
+        func reference(among lines: [LineSummary]) -> LineSummary? {
+            let inkiest = b.polarity == .darkOnLight ? lines.map(\.gray).min() ?? 0 : lines.map(\.gray).max() ?? 255
+            return lines.filter { abs($0.gray - inkiest) <= parameters.trimGrayDifference }.max { evidence($0) < evidence($1) }
         }
-        var kept = b.lines.filter { l in
+        let own = b.lines.filter { !$0.attached }
+        guard var ref = reference(among: own) else { return b }
+        // Hatched shading is the exception: its strokes are packed so close that at working
+        // resolution they read darker than small type, and the gaps between them count as
+        // counters. But type is set where it can be read, on paper or a smooth ground, while
+        // hatching lies amid more of itself (the verifier's texture). A reference on textured
+        // ground gives way to the inkiest lines on smooth ground when those hold most of the
+        // block's glyphs (a paragraph beside a drawing, not text over one, where both kinds of
+        // line share the ground); the lines on textured ground are then the drawing's unless
+        // they match that reference themselves. `work` nil: no texture is read.
+        var drawing: [Bool]? = nil
+        if parameters.trimOnSmoothGround, let work {
+            let verifier = BlockVerifier(work: work)
+            if verifier.textures(around: [ref.rect], polarity: b.polarity)[0] >= parameters.texturedGround {
+                let busy = verifier.textures(around: b.lines.map(\.rect), polarity: b.polarity).map { $0 >= parameters.texturedGround }
+                let smooth = b.lines.indices.filter { !busy[$0] && !b.lines[$0].attached }.map { b.lines[$0] }
+                if 2 * smooth.reduce(0, { $0 + $1.glyphs }) > own.reduce(0, { $0 + $1.glyphs }), let r = reference(among: smooth) {
+                    ref = r
+                    drawing = busy
+                }
+            }
+        }
+        // The counters' allowance is for lighter lettering, which is paler than the reference;
+        // a line inkier than the reference by more than the plain limit is not type.
+        func grayLimit(_ l: LineSummary) -> Double {
+            let paler = b.polarity == .darkOnLight ? l.gray > ref.gray : l.gray < ref.gray
+            return paler && l.holed >= 2 && 3 * l.holed >= l.glyphs
+                ? max(parameters.trimGrayDifference, parameters.trimHoledGrayDifference) : parameters.trimGrayDifference
+        }
+        let matches = b.lines.map { l in
             max(l.thickness, ref.thickness) <= parameters.trimSizeRatio * min(l.thickness, ref.thickness)
                 && abs(l.gray - ref.gray) <= grayLimit(l)
                 && max(l.stroke, ref.stroke) <= parameters.trimStrokeRatio * min(l.stroke, ref.stroke) + 0.2
         }
+        var kept = b.lines.indices.filter { matches[$0] }.map { b.lines[$0] }
         // Pieces of a kept line (an Arabic line comes in word groups of their own weight) are
-        // text too: what is trimmed is what lies in other rows.
+        // text too: what is trimmed is what lies in other rows. Beside a column of type, the
+        // drawing's lines share its rows, and they stay out.
         let horizontal = b.orientation == .horizontal
         func span(_ r: Rect) -> (Double, Double) { horizontal ? (r.minY, r.maxY) : (r.minX, r.maxX) }
-        for l in b.lines where !kept.contains(where: { $0.rect == l.rect }) {
+        for (i, l) in b.lines.enumerated() where !(drawing?[i] ?? false) && !kept.contains(where: { $0.rect == l.rect }) {
             let (lo, hi) = span(l.rect)
             let sameRow = kept.contains { k in
                 let (klo, khi) = span(k.rect)
@@ -384,7 +420,11 @@ public struct PageAnalyzer: Sendable {
         }
         guard let first = kept.first else { return b }
         let rect = kept.dropFirst().reduce(first.rect) { $0.union($1.rect) }
-        guard let clipped = rect.intersection(b.rect), clipped.area < b.rect.area else { return b }
+        // A drawing set into a paragraph's L need not stretch the box, but its lines would
+        // still take it into the ink mask (the mask keeps to the block's lines) and into the
+        // rows that cut the L.
+        let dropped = drawing != nil && kept.count < b.lines.count
+        guard let clipped = rect.intersection(b.rect), clipped.area < b.rect.area || dropped else { return b }
         var out = b
         out.rect = clipped
         out.lines = kept

@@ -71,6 +71,31 @@ import Testing
         #expect(Double(drawn) / Double(willow.width * willow.height) < 0.01, "ink-masked share of the willow: \(drawn) px")
     }
 
+    /// Huck Finn p. 189: a paragraph in the right-hand column beside a pen drawing of a crowd,
+    /// then full width below it. The hats' cross-hatching reads darker than the small type at
+    /// working resolution and its gaps count as counters, so trimming took the hats for the
+    /// block's text: the column's lines were cut away (never boxed, verifier or not), and the
+    /// box left was an L over the crowd, whose hats `clear` erased. Type is told from the
+    /// hatching by its smooth ground.
+    @Test(.enabled(if: RealScans.available, "needs ../shared/realdata"), arguments: [true, false])
+    func paragraphBesideAHatchedDrawingIsFound(verify: Bool) throws {
+        var parameters = AnalysisParameters()
+        parameters.verifyBlocks = verify
+        let analysis = PageAnalyzer(parameters: parameters).analyze(try RealScans.load(RealScans.huck + "c22-189.jpg"))
+        let boxes = analysis.blocks.map(\.rect)
+        let column = PixelRect(x: 425, y: 235, width: 330, height: 470), below = PixelRect(x: 35, y: 750, width: 715, height: 155)
+        #expect(coverage(of: column, by: boxes) >= 0.95, "the column's paragraph; boxes \(boxes)")
+        #expect(coverage(of: below, by: boxes) >= 0.95, "the text below the drawing; boxes \(boxes)")
+        // Without the verifier the drawing's own blocks of hatching stand, and are masked.
+        guard verify else { return }
+        let drawing = PixelRect(x: 40, y: 60, width: 365, height: 640)
+        var ink = 0
+        for y in drawing.minY..<drawing.maxY {
+            for x in drawing.minX..<drawing.maxX where analysis.inkMask[x, y] != 0 { ink += 1 }
+        }
+        #expect(Double(ink) / Double(drawing.width * drawing.height) < 0.01, "ink-masked share of the drawing: \(ink) px")
+    }
+
     // MARK: the geometry
 
     static func line(_ x: Double, _ y: Double, _ width: Double, glyphs: Int = 6) -> LineSummary {
