@@ -314,7 +314,6 @@ public struct PageAnalyzer: Sendable {
         let mid = (rows[cut.at - 1].rect.maxY + rows[cut.at].rect.minY) / 2
         var parts: [BlockCandidate] = []
         for lower in [false, true] {
-            let rs = lower ? rows[cut.at...] : rows[0..<cut.at]
             var minX = b.rect.minX, maxX = b.rect.maxX
             if lower == cut.lowerNarrow {
                 if cut.left { minX = gutter } else { maxX = gutter }
