@@ -6,6 +6,7 @@
 #   Tools/bench-analysis.sh                 build (release), generate the corpus if not cached, score both
 #   Tools/bench-analysis.sh --no-tesseract  ours only (seconds instead of minutes)
 #   CORPUS=hard Tools/bench-analysis.sh     the hard corpus (seeds 2001, 2002)
+#   CORPUS=heldout Tools/bench-analysis.sh  mixed difficulty, seeds 3001, 3002 (held out from tuning)
 #
 # The corpus is cached under .build/corpus/<difficulty>-1600x2000-seed-<seed>/ (the generator is
 # deterministic, so the seed is the key; delete the folder after changing the generator).
@@ -20,7 +21,11 @@ for arg in "$@"; do
   esac
 done
 
-if [ "${CORPUS:-standard}" = hard ]; then difficulty=hard; seeds=(2001 2002); else difficulty=mixed; seeds=(1001 1002 1003 1004); fi
+case "${CORPUS:-standard}" in
+  hard) difficulty=hard; seeds=(2001 2002) ;;
+  heldout) difficulty=mixed; seeds=(3001 3002) ;;  # never tuned on: a check against overfitting
+  *) difficulty=mixed; seeds=(1001 1002 1003 1004) ;;
+esac
 
 if ((tesseract)); then Tools/setup.sh --bench; fi
 swift build -c release --product picturebook >/dev/null
