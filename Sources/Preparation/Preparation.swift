@@ -160,12 +160,11 @@ public enum PageClearing {
             let bx0 = max(0, box.minX - area.minX), bx1 = min(aw, box.maxX - area.minX)
             let by0 = max(0, box.minY - area.minY), by1 = min(ah, box.maxY - area.minY)
             var take = [UInt8](repeating: 0, count: aw * ah)
-            if replaced[i] {
-                // Not even the file's ink right beside the estimate's is added back: over art
-                // that is mostly the outline a letter touches (measured: −0.8 dB over art for
+            if replaced[i] || fileInBox * 10 < estimateInBox {
+                // The estimate in the box, and nothing of the file's: where the estimate replaced
+                // it over art, not even the file's ink right beside the estimate's is added back,
+                // as that is mostly the outline a letter touches (measured: −0.8 dB over art for
                 // file ink within 1 px, −1.6 within 2 px).
-                for y in by0..<by1 { for x in bx0..<bx1 where e[y * aw + x] != 0 { take[y * aw + x] = 1 } }
-            } else if fileInBox * 10 < estimateInBox {
                 for y in by0..<by1 { for x in bx0..<bx1 where e[y * aw + x] != 0 { take[y * aw + x] = 1 } }
             } else if overArt[i] {
                 // Beside a drawing in the ink's colour: the file's ink plus the estimate's fringe

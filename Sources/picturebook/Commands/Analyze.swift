@@ -62,12 +62,7 @@ struct Analyze: ParsableCommand {
     /// The detector's parameters with every `--set` applied; a bad override is a usage error.
     func analysisParameters() throws -> AnalysisParameters {
         var parameters = AnalysisParameters()
-        for o in overrides {
-            let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2, let v = Double(kv[1]), parameters.set(kv[0], to: v) else {
-                throw ValidationError("--set expects NAME=NUMBER with a parameter of AnalysisParameters, got '\(o)'")
-            }
-        }
+        try applyOverrides(overrides, known: "AnalysisParameters") { parameters.set($0, to: $1) }
         return parameters
     }
 

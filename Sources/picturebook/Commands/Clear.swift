@@ -65,12 +65,7 @@ struct Clear: ParsableCommand {
         var params = InFillParameters()
         params.dilation = dilation
         var mask = InkMaskParameters()
-        for o in overrides {
-            let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2, let v = Double(kv[1]), params.set(kv[0], to: v) || mask.set(kv[0], to: v) else {
-                throw ValidationError("--set expects NAME=NUMBER with a parameter of InFillParameters or InkMaskParameters, got '\(o)'")
-            }
-        }
+        try applyOverrides(overrides, known: "InFillParameters or InkMaskParameters") { params.set($0, to: $1) || mask.set($0, to: $1) }
         if method != "auto" {
             guard let m = FillMethod(rawValue: method) else {
                 throw ValidationError("--method must be auto, flat, gradient, structure or texture, got '\(method)'")
