@@ -32,6 +32,23 @@ public struct SpreadParameters: Sendable, Hashable {
     public var maximumColorDifference = 4.5
     /// Minimum standard deviation of a high-pass profile: below it the edge is blank.
     public var minimumStructure = 1.0
+    /// The crossing-based test for panoramas that lost a strip into the fold (SeamContinuity).
+    public var seam = SeamParameters()
+    /// Least seam score (SeamContinuity.score: outlines paired and profiles correlated) of a pair.
+    public var minimumContinuity = 0.3
+    /// Other pages allowed to continue one of the pair's edges as well as its partner does.
+    public var rivalsAllowed = 1
+    /// How far a facing pair's continuity must stand above the book's unrelated pairs, in their
+    /// standard deviations; and the floor on that deviation, so a book of blank-edged text pages
+    /// (whose unrelated pairs all score 0) does not make any pair look exceptional.
+    public var minimumMargin = 3.0
+    public var deviationFloor = 0.05
+    /// Unrelated pages needed (with outlines at the compared edge) before the book-relative test is
+    /// trusted; below it only the exact profile test decides.
+    public var minimumComparisons = 4
+    /// Unrelated pages compared per side at most, spread evenly over the book (bounds the cost of
+    /// a long book at O(pages × this)).
+    public var maximumComparisons = 48
 
     public init() {}
 }
@@ -41,6 +58,7 @@ public struct SpreadParameters: Sendable, Hashable {
 public struct PageEdges: Sendable {
     var left: [SpreadDetector.RGB]
     var right: [SpreadDetector.RGB]
+    var seam: SeamEdges
 }
 
 /// The evidence for one candidate pair, kept so a librarian (or a test) can see why.
@@ -48,6 +66,11 @@ public struct SpreadEvidence: Sendable, Hashable {
     public var correlation: Double
     public var colorDifference: Double
     public var structure: Double
+    /// The seam score (SeamContinuity.score), and how far it stands
+    /// above the pages' matches with the rest of the book (standard deviations; nil when the pair
+    /// was judged alone).
+    public var continuity: Double = 0
+    public var margin: Double? = nil
     public var isSpread: Bool
 }
 
@@ -63,7 +86,9 @@ public struct SpreadDetector: Sendable {
     }
 
     public func edges(of page: Bitmap<RGBA8>) -> PageEdges {
-        PageEdges(left: profile(of: page, atRightEdge: false), right: profile(of: page, atRightEdge: true))
+        PageEdges(
+            left: profile(of: page, atRightEdge: false), right: profile(of: page, atRightEdge: true),
+            seam: SeamContinuity(parameters: parameters.seam).edges(of: page))
     }
 
     /// Compares the right edge of the page on the left with the left edge of the page on the right.
@@ -79,7 +104,54 @@ public struct SpreadDetector: Sendable {
         let difference = centredColorDifference(a, b)
         let ok = structure >= parameters.minimumStructure && best >= parameters.minimumCorrelation
             && difference <= parameters.maximumColorDifference
-        return SpreadEvidence(correlation: best, colorDifference: difference, structure: structure, isSpread: ok)
+        let continuity = SeamContinuity(parameters: parameters.seam).score(left: left.seam.right, right: right.seam.left)
+        return SpreadEvidence(correlation: best, colorDifference: difference, structure: structure, continuity: continuity, isSpread: ok)
+    }
+
+    /// Decides every candidate pair of a book at once. `pages` holds each page's edges (nil for a
+    /// page that could not be read); a candidate is (page on the left of the table, page on the
+    /// right), as indices into `pages`. A pair is a spread when its gutter profiles agree exactly
+    /// (`evidence`), or when its outlines continue across the seam (`SeamContinuity`) well enough,
+    /// better than either page continues into any other page of the book, and by `minimumMargin`
+    /// deviations above how well the book's unrelated pairs continue.
+    public func findSpreads(pages: [PageEdges?], candidates: [(left: Int, right: Int)]) -> [SpreadEvidence] {
+        let seam = SeamContinuity(parameters: parameters.seam)
+        return candidates.map { candidate in
+            guard pages.indices.contains(candidate.left), pages.indices.contains(candidate.right),
+                  let left = pages[candidate.left], let right = pages[candidate.right]
+            else { return SpreadEvidence(correlation: -1, colorDifference: .infinity, structure: 0, isSpread: false) }
+            var e = evidence(left: left, right: right)
+            // Without outlines on both edges there is nothing to continue: blank margins, the
+            // soft edge of a vignette and scanner borders correlate by accident.
+            guard left.seam.right.crossings.count >= 2, right.seam.left.crossings.count >= 2 else {
+                e.isSpread = false
+                return e
+            }
+            guard !e.isSpread, e.continuity >= parameters.minimumContinuity else { return e }
+            // The null: how well this left edge continues into other pages, and other pages into
+            // this right edge. Pages without outlines at that edge say nothing and are skipped.
+            let others = Self.evenlySpaced(pages.indices.filter { $0 != candidate.left && $0 != candidate.right },
+                                           count: parameters.maximumComparisons)
+            var scores: [Double] = []
+            for k in others {
+                guard let other = pages[k] else { continue }
+                if other.seam.left.crossings.count >= 2 { scores.append(seam.score(left: left.seam.right, right: other.seam.left)) }
+                if other.seam.right.crossings.count >= 2 { scores.append(seam.score(left: other.seam.right, right: right.seam.left)) }
+            }
+            guard scores.count >= parameters.minimumComparisons else { return e }
+            let mean = scores.reduce(0, +) / Double(scores.count)
+            let sd = (scores.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(scores.count)).squareRoot()
+            let margin = (e.continuity - mean) / max(sd, parameters.deviationFloor)
+            e.margin = margin
+            // One other page may compete (the same scene can recur in a book); two may not.
+            e.isSpread = margin >= parameters.minimumMargin && scores.count { $0 >= e.continuity } <= parameters.rivalsAllowed
+            return e
+        }
+    }
+
+    static func evenlySpaced(_ items: [Int], count: Int) -> [Int] {
+        guard items.count > count, count > 0 else { return items }
+        return (0..<count).map { items[$0 * items.count / count] }
     }
 
     public func isSpread(left: Bitmap<RGBA8>, right: Bitmap<RGBA8>) -> Bool {

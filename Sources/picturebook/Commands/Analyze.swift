@@ -179,6 +179,13 @@ struct Analyze: ParsableCommand {
     /// a book with a blank or unnumbered page has its spreads on "odd" pairs. Pages marked single
     /// and spreads already listed, whoever entered them, are left as they are.
     private func detectSpreads(in model: inout Book, results: [Result<PageResult, AnalyzeError>?], detector: SpreadDetector) -> [Spread] {
+        // Every consecutive pair is judged at once, against the rest of the book (the seam test
+        // asks how well each page continues into every other page). On the table a right-to-left
+        // book's earlier page lies on the right.
+        let edges: [PageEdges?] = results.map { if case .success(let r)? = $0 { r.edges } else { nil } }
+        let rtl = model.readingDirection == .rightToLeft
+        let candidates = (0..<max(0, model.pages.count - 1)).map { i in rtl ? (left: i + 1, right: i) : (left: i, right: i + 1) }
+        let verdicts = detector.findSpreads(pages: edges, candidates: candidates)
         var found: [Spread] = []
         var n = 1
         while n < model.pages.count {
@@ -187,14 +194,10 @@ struct Analyze: ParsableCommand {
             guard !model.pages[a - 1].single, !model.pages[b - 1].single,
                   model.spread(containing: a) == nil, model.spread(containing: b) == nil,
                   !found.contains(where: { $0.second == a }),
-                  case .success(let first)? = results[a - 1], case .success(let second)? = results[b - 1]
+                  verdicts[a - 1].isSpread
             else { continue }
-            // On the table a right-to-left book's earlier page lies on the right.
-            let (left, right) = model.readingDirection == .rightToLeft ? (second, first) : (first, second)
-            if detector.evidence(left: left.edges, right: right.edges).isSpread {
-                found.append(Spread(a, b))
-                n += 1
-            }
+            found.append(Spread(a, b))
+            n += 1
         }
         model.spreads += found
         model.spreads.sort { $0.first < $1.first }
