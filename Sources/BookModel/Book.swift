@@ -157,6 +157,15 @@ public struct PageRole: RawRepresentable, Hashable, Sendable, CustomStringConver
 public struct TextBox: Hashable, Sendable {
     /// Unique within its page; links translations, edits and the reader's state to this box.
     public var id: String
+
+    /// Ids name files (popout crops, caches), so they keep to a portable, path-free charset.
+    public static let maximumIDLength = 128
+    public static func isSafeID(_ id: String) -> Bool {
+        guard !id.isEmpty, id.utf8.count <= maximumIDLength, id.first != "." else { return false }
+        return id.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
+        }
+    }
     /// Where the printed text is, in pixels of the page scan.
     public var rect: PixelRect
     /// The text, per language (the printed language and any translations).

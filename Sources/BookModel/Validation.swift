@@ -217,6 +217,8 @@ private struct Validator {
             if ok(bp / "id") {
                 if box.id.trimmingSpaces.isEmpty {
                     error(bp / "id", "the id must not be empty")
+                } else if !TextBox.isSafeID(box.id) {
+                    error(bp / "id", "the id \(quote(box.id)) may use only letters A–Z a–z, digits, '-', '_' and '.' (not first), at most \(TextBox.maximumIDLength) characters: it names files")
                 } else if let k = firstBoxForID[box.id] {
                     error(bp / "id", "duplicate id \(quote(box.id)) (first used by pages[\(i)].textBoxes[\(k)])")
                 } else {

@@ -87,6 +87,33 @@ public enum FileIO {
         return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
     }
 
+    /// True when `path` itself is a symbolic link (not followed).
+    public static func isSymbolicLink(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// `folder/name` for a file name made from untrusted data (a book's ids and image names),
+    /// refused unless it is one plain name: no '/', no NUL, not "." or "..". So an output built from
+    /// a book can never land outside the folder it is meant for.
+    public static func child(_ name: String, of folder: String) throws(FileError) -> String {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+            let shown = name.map { $0 == "\0" ? "\\0" : String($0) }.joined()
+            throw .writeFailed(path: folder, reason: "\"\(shown)\" is not a plain file name; refusing to write outside the folder")
+        }
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// Creates an output folder that a book's own data chose (its `clear`, `popout`, `masks`
+    /// folders): a symbolic link there is refused rather than followed, since a crafted book could
+    /// point it anywhere.
+    public static func createOwnedDirectory(_ path: String) throws(FileError) {
+        if isSymbolicLink(path) {
+            throw .writeFailed(path: path, reason: "is a symbolic link; refusing to write through it (remove it, or give an output folder explicitly)")
+        }
+        try createDirectory(path)
+    }
+
     /// Creates `path` and any missing parents (like `mkdir -p`).
     public static func createDirectory(_ path: String) throws(FileError) {
         if isDirectory(path) { return }

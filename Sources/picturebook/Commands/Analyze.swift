@@ -90,7 +90,7 @@ struct Analyze: ParsableCommand {
         // detection (or a cruder estimate from the boxes alone).
         let maskFolder: String? = dryRun || noMasks ? nil : (masks ?? BookDirectory.maskFolder(in: directory))
         if let maskFolder {
-            do { try FileIO.createDirectory(maskFolder) } catch {
+            do { try masks == nil ? FileIO.createOwnedDirectory(maskFolder) : FileIO.createDirectory(maskFolder) } catch {
                 Console.error("analyze: \(error)")
                 throw ExitCode.failure
             }

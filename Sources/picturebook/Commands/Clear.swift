@@ -94,7 +94,7 @@ struct Clear: ParsableCommand {
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
-            let output = job.outDir + "/" + stem + ".png"
+            let output = try FileIO.child(stem + ".png", of: job.outDir)
             let boxes = page.textBoxes.map(\.rect)
             let maskFile = maskDir.map { $0 + "/" + stem + ".png" }
             // The mask is an input too: re-running `analyze` must redo the page.
@@ -194,11 +194,12 @@ struct BookJob: Sendable {
         self.directory = directory
         self.outDir = out ?? (directory + "/" + defaultFolder)
         self.command = command
-        try Self.makeFolder(outDir, command: command)
+        // The book's own folder is untrusted data; a folder the user named is theirs to follow.
+        try Self.makeFolder(outDir, command: command, ownedByBook: out == nil)
     }
 
-    static func makeFolder(_ path: String, command: String) throws {
-        do { try FileIO.createDirectory(path) } catch {
+    static func makeFolder(_ path: String, command: String, ownedByBook: Bool = false) throws {
+        do { try ownedByBook ? FileIO.createOwnedDirectory(path) : FileIO.createDirectory(path) } catch {
             Console.error("\(command): cannot create \(path): \(error)")
             throw ExitCode.failure
         }

@@ -68,13 +68,14 @@ struct Popout: ParsableCommand {
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
             let key = BookJob.sourceKey(source)
-            let pending = page.textBoxes.filter { box in
-                force || !BookJob.isUpToDate(job.outDir + "/\(stem)-\(box.id).png", fingerprint: "\(fingerprintBase) \(key) \(box.rect)")
+            // Book data names these files: each must be a plain name inside the output folder.
+            let outputs = try page.textBoxes.map { try FileIO.child("\(stem)-\($0.id).png", of: job.outDir) }
+            let pending = zip(page.textBoxes, outputs).filter { box, output in
+                force || !BookJob.isUpToDate(output, fingerprint: "\(fingerprintBase) \(key) \(box.rect)")
             }
             guard !pending.isEmpty else { return .skipped }
             let image = try BookJob.decode(source)
-            for box in pending {
-                let output = job.outDir + "/\(stem)-\(box.id).png"
+            for (box, output) in pending {
                 let crop = try PagePreparation.popout(page: image, box: box.rect, boxID: box.id, source: source, parameters: params)
                 try BookJob.writePNG(crop, to: output)
                 try BookJob.recordFingerprint("\(fingerprintBase) \(key) \(box.rect)", for: output)

@@ -1,0 +1,77 @@
+// A crafted book must never make Picturebook write outside the book's output folders.
+import Codecs
+import Foundation
+import Raster
+import Testing
+
+@Suite struct HostileBookTests {
+    /// A one-page book whose only text box has `id`.
+    static func book(in scratch: Scratch, id: String) throws -> String {
+        let dir = scratch.file("book")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try PNGEncoder.write(Bitmap<RGBA8>(width: 64, height: 48, fill: RGBA8(r: 230, g: 220, b: 200)), to: dir + "/p1.png")
+        let idJSON = String(decoding: try JSONSerialization.data(withJSONObject: [id], options: [.fragmentsAllowed]), as: UTF8.self).dropFirst().dropLast()
+        let manifest = """
+        {"format": "picturebook-book/1", "readingDirection": "ltr", "title": {"en": "Crafted"}, "languages": ["en"], "pages": [
+          {"image": "p1.png", "width": 64, "height": 48,
+           "textBoxes": [{"id": \(idJSON), "rect": {"x": 4, "y": 4, "width": 30, "height": 12}, "text": {"en": "Hi"}}]}
+        ]}
+        """
+        try manifest.write(toFile: dir + "/book.json", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    /// The exploit as reported: an id that climbs out of `popout/` through a folder it names.
+    @Test func aTextBoxIdCannotWriteOutsideTheBook() throws {
+        let scratch = try Scratch()
+        let target = scratch.file("PWNED")
+        let climb = String(repeating: "../", count: 12)
+        let id = "x/\(climb)\(String(target.dropFirst()))"
+        let dir = try Self.book(in: scratch, id: id)
+        try FileManager.default.createDirectory(atPath: dir + "/popout/p1-x", withIntermediateDirectories: true)
+
+        let popout = try CLI.run(["popout", dir])
+        #expect(popout.status != 0)
+        #expect(popout.stderr.contains("textBoxes[0].id"), "\(popout.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target + ".png"))
+
+        let validate = try CLI.run(["validate", dir])
+        #expect(validate.status != 0)
+        #expect(validate.stderr.contains("it names files") || validate.stdout.contains("it names files"), "\(validate.stdout)\(validate.stderr)")
+    }
+
+    @Test(arguments: ["a/b", "..", ".hidden", "x\\y", "p1 b2", "ünï", String(repeating: "a", count: 129)])
+    func unsafeIdsAreRefused(_ id: String) throws {
+        let scratch = try Scratch()
+        let dir = try Self.book(in: scratch, id: id)
+        let validate = try CLI.run(["validate", dir])
+        #expect(validate.status != 0, "\(id)")
+        #expect((validate.stdout + validate.stderr).contains("it names files"), "\(validate.stdout)\(validate.stderr)")
+    }
+
+    @Test(arguments: ["p001-b1", "title.en", "A_1"])
+    func ordinaryIdsAreAccepted(_ id: String) throws {
+        let scratch = try Scratch()
+        let dir = try Self.book(in: scratch, id: id)
+        let validate = try CLI.run(["validate", dir])
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+    }
+
+    /// A `clear` (or `popout`) folder inside the book that is a symbolic link is refused, not
+    /// followed; an output folder the user names explicitly is theirs.
+    @Test(arguments: ["clear", "popout"])
+    func symlinkedOutputFoldersInsideABookAreRefused(_ command: String) throws {
+        let scratch = try Scratch()
+        let dir = try Self.book(in: scratch, id: "b1")
+        let elsewhere = scratch.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/" + command, withDestinationPath: elsewhere)
+        let r = try CLI.run([command, dir])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("symbolic link"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+
+        let explicit = try CLI.run([command, dir, "--out", elsewhere])
+        #expect(explicit.status == 0, "\(explicit.stderr)")
+    }
+}
