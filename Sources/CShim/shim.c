@@ -311,6 +311,18 @@ int pb_png_read_header(pb_png_decoder *d, const uint8_t *data, size_t size, pb_p
     d->data = data;
     d->size = size;
     d->position = 0;
+    // libpng allocates (and zeroes) a buffer of a chunk's declared length before reading it, so a
+    // 45-byte file declaring a 2 GB tEXt chunk would cost 2 GB. The whole file is in memory: a chunk
+    // that claims more bytes than are left cannot be complete, so the file is seen to end where that
+    // chunk starts, exactly as if it had been cut there (the same "truncated" verdict, no allocation).
+    if (size >= 8) {
+        size_t at = 8;
+        while (size - at >= 12) {
+            uint32_t length = (uint32_t)data[at] << 24 | (uint32_t)data[at + 1] << 16 | (uint32_t)data[at + 2] << 8 | data[at + 3];
+            if ((size_t)length > size - at - 12) { d->size = at; break; }
+            at += 12 + (size_t)length;
+        }
+    }
     // Created here, not in _new, because creation can already raise an error.
     d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &d->trap, png_error_fn, png_warning_fn);
     if (!d->png) trap_fail(&d->trap, PB_ERROR, "out of memory");
@@ -320,6 +332,11 @@ int pb_png_read_header(pb_png_decoder *d, const uint8_t *data, size_t size, pb_p
     // Picturebook checks the size itself (to report it as too large, with the numbers), so lift
     // libpng's own default cap of a million pixels per side.
     png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    // But cap what one ancillary chunk may allocate (text, ICC profile, EXIF: a few MB at most in
+    // any real scan) and how many are kept: a 44-byte file declaring a 2 GB tEXt chunk must not cost
+    // 2 GB. An over-long ancillary chunk is skipped with a warning; the image itself is unaffected.
+    png_set_chunk_malloc_max(d->png, 16u << 20);
+    png_set_chunk_cache_max(d->png, 1000);
     png_read_info(d->png, d->info);
 
     png_uint_32 width, height;

@@ -88,6 +88,13 @@ final class JPEGDecoding {
                 d, space, UInt32(options.jpegScale.rawValue), options.fastJPEG ? 1 : 0,
                 options.limits.jpegWorkingMemory), limits: options.limits)
         let c = d.pointee.cinfo
+        // The limits are on the image the file declares, whatever the scale it is read at: a
+        // scaled read of a 65000² declaration still sets up buffers for the frame, and a file
+        // that no full decode would accept is not a scan either way.
+        let declaredWidth = Int(c.image_width), declaredHeight = Int(c.image_height)
+        guard options.limits.allows(width: declaredWidth, height: declaredHeight) else {
+            throw .tooLarge(name: name, width: declaredWidth, height: declaredHeight, limits: options.limits)
+        }
         let w = Int(c.output_width), h = Int(c.output_height)
         guard options.limits.allows(width: w, height: h) else {
             throw .tooLarge(name: name, width: w, height: h, limits: options.limits)

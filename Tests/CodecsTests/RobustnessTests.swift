@@ -150,15 +150,14 @@ extension String {
         while !(jpeg[end] == 0xFF && jpeg[end + 1] != 0 && !(0xD0...0xD7).contains(jpeg[end + 1])) { end += 1 }
         let scan = Array(jpeg[sos..<end])
         let bomb = Array(jpeg[..<end]) + Array(repeating: scan, count: 600).flatMap { $0 } + Array(jpeg[end...])
-        let cpu = threadCPUSeconds {
-            #expect {
-                _ = try ImageDecoder.decode(bomb, name: "bomb.jpg")
-            } throws: { e in
-                guard case .corrupt(_, _, let reason) = e as? CodecError else { return false }
-                return reason.contains("scans")
-            }
+        // The scan limit's own error shows the decoder stopped counting rather than running them
+        // all (how long that takes is a benchmark's business, not a test's: see HostileInputMemoryTests).
+        #expect {
+            _ = try ImageDecoder.decode(bomb, name: "bomb.jpg")
+        } throws: { e in
+            guard case .corrupt(_, _, let reason) = e as? CodecError else { return false }
+            return reason.contains("scans")
         }
-        #expect(cpu < 2, "decoding the bomb took \(cpu) s of CPU")
     }
 
     // MARK: Limits
@@ -166,15 +165,13 @@ extension String {
     @Test func oversizedPNGHeaderIsRefusedBeforeAllocation() throws {
         let png = PNGBytes.claiming(width: 30000, height: 30000)
         #expect(try ImageDecoder.info(png, name: "huge.png").width == 30000)
-        let cpu = threadCPUSeconds {
-            for gray in [false, true] {
-                #expect(throws: CodecError.tooLarge(name: "huge.png", width: 30000, height: 30000, limits: .default)) {
-                    if gray { _ = try ImageDecoder.decodeGray(png, name: "huge.png") } else { _ = try ImageDecoder.decode(png, name: "huge.png") }
-                }
+        // 30000² RGBA would be 3.6 GB; that nothing of it is allocated is measured on the built
+        // CLI's peak memory (HostileInputMemoryTests), never by timing on a shared machine.
+        for gray in [false, true] {
+            #expect(throws: CodecError.tooLarge(name: "huge.png", width: 30000, height: 30000, limits: .default)) {
+                if gray { _ = try ImageDecoder.decodeGray(png, name: "huge.png") } else { _ = try ImageDecoder.decode(png, name: "huge.png") }
             }
         }
-        // 30000² RGBA would be 3.6 GB: touching it would take seconds.
-        #expect(cpu < 0.2, "refusing took \(cpu) s of CPU")
         // Per-side and total limits each apply.
         #expect(throws: CodecError.self) { _ = try ImageDecoder.decode(PNGBytes.claiming(width: 20001, height: 1), name: "w.png") }
         #expect(throws: CodecError.self) { _ = try ImageDecoder.decode(PNGBytes.claiming(width: 15000, height: 15000), name: "p.png") }
@@ -191,23 +188,20 @@ extension String {
         let small = try JPEGEncoder.encode(Pictures.photo(width: 16, height: 16), options: .init())
         let huge = JPEGBytes.settingFrameSize(width: 30000, height: 30000, in: small)
         #expect(try ImageDecoder.info(huge, name: "huge.jpg").width == 30000)
-        let cpu = threadCPUSeconds {
+        #expect(throws: CodecError.tooLarge(name: "huge.jpg", width: 30000, height: 30000, limits: .default)) {
+            _ = try ImageDecoder.decode(huge, name: "huge.jpg")
+        }
+        #expect(throws: CodecError.tooLarge(name: "huge.jpg", width: 30000, height: 30000, limits: .default)) {
+            _ = try ImageDecoder.decodeGray(huge, name: "huge.jpg")
+        }
+        // A reduced read is held to the declared size too: 1/8 of it (3750²) would fit, but the
+        // file is not a scan any full decode would take (issue 18: it used to cost 290 MB and
+        // be called truncated).
+        for scale in [JPEGScale.half, .quarter, .eighth] {
             #expect(throws: CodecError.tooLarge(name: "huge.jpg", width: 30000, height: 30000, limits: .default)) {
-                _ = try ImageDecoder.decode(huge, name: "huge.jpg")
-            }
-            #expect(throws: CodecError.tooLarge(name: "huge.jpg", width: 30000, height: 30000, limits: .default)) {
-                _ = try ImageDecoder.decodeGray(huge, name: "huge.jpg")
-            }
-            // At 1/8 the output (3750²) is allowed; the data then runs out at once, and that
-            // must be noticed straight away, not after decoding 14 million grey pixels.
-            #expect {
-                _ = try ImageDecoder.decode(huge, name: "huge.jpg", options: DecodeOptions(jpegScale: .eighth))
-            } throws: { e in
-                if case .truncated = e as? CodecError { return true }
-                return false
+                _ = try ImageDecoder.decode(huge, name: "huge.jpg", options: DecodeOptions(jpegScale: scale))
             }
         }
-        #expect(cpu < 0.5, "refusing took \(cpu) s of CPU")
     }
 
     @Test func progressiveCoefficientMemoryIsCapped() throws {
@@ -215,12 +209,9 @@ extension String {
         // of the full frame (gigabytes) before producing a row.
         let small = try JPEGEncoder.encode(Pictures.photo(width: 16, height: 16), options: .init(progressive: true))
         let huge = JPEGBytes.settingFrameSize(width: 60000, height: 60000, in: small)
-        let cpu = threadCPUSeconds {
-            #expect(throws: CodecError.tooLarge(name: "p.jpg", width: 60000, height: 60000, limits: .default)) {
-                _ = try ImageDecoder.decode(huge, name: "p.jpg", options: DecodeOptions(jpegScale: .eighth))
-            }
+        #expect(throws: CodecError.tooLarge(name: "p.jpg", width: 60000, height: 60000, limits: .default)) {
+            _ = try ImageDecoder.decode(huge, name: "p.jpg", options: DecodeOptions(jpegScale: .eighth))
         }
-        #expect(cpu < 0.5, "refusing took \(cpu) s of CPU")
     }
 
     @Test func limitsAreConfigurable() throws {
@@ -236,8 +227,13 @@ extension String {
                 _ = try ImageDecoder.decodeGray(bytes, name: name, options: DecodeOptions(limits: area))
             }
         }
-        // For JPEG the limit applies to the reduced output: 1/2 is 24×16, inside both limits.
-        let half = try ImageDecoder.decode(jpeg, name: "c.jpg", options: DecodeOptions(limits: DecodeLimits(maxDimension: 40, maxPixels: 1000), jpegScale: .half))
+        // For JPEG the limit applies to the image the file declares, even when read at 1/2 (24×16
+        // would fit); inside the limits the reduced read works.
+        let tight = DecodeLimits(maxDimension: 40, maxPixels: 1000)
+        #expect(throws: CodecError.tooLarge(name: "c.jpg", width: 48, height: 32, limits: tight)) {
+            _ = try ImageDecoder.decode(jpeg, name: "c.jpg", options: DecodeOptions(limits: tight, jpegScale: .half))
+        }
+        let half = try ImageDecoder.decode(jpeg, name: "c.jpg", options: DecodeOptions(limits: DecodeLimits(maxDimension: 48, maxPixels: 1536), jpegScale: .half))
         #expect(half.width == 24 && half.height == 16)
         let message = CodecError.tooLarge(name: "x.png", width: 30000, height: 30000, limits: .default).description
         #expect(message == "x.png: image is 30000×30000, larger than the limit of 20000 pixels per side and 200000000 pixels in all")

@@ -31,16 +31,3 @@ public func makeTemporaryDirectory(_ tag: String) -> String {
     return String(cString: p!)
 }
 
-/// CPU seconds the calling thread spends in `body`. Unlike wall time this barely moves when other
-/// processes load the machine, so "was refused before doing the work" checks stay reliable: touching
-/// a multi-gigabyte buffer costs seconds of CPU however busy the machine is.
-public func threadCPUSeconds(_ body: () throws -> Void) rethrows -> Double {
-    func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-    let start = now()
-    try body()
-    return now() - start
-}
