@@ -41,7 +41,9 @@ public enum FileIO {
 
     /// Reads a whole regular file. Refuses directories, FIFOs and files over `limit` bytes.
     public static func read(_ path: String, limit: Int = defaultReadLimit) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever (a pipe
+        // named like a scan hung `info` and the server's book list). Regular files ignore the flag.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let e = errno
             if e == ENOENT { throw .notFound(path: path) }
@@ -51,7 +53,7 @@ public enum FileIO {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .readFailed(path: path, reason: errnoText()) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .readFailed(path: path, reason: "not a regular file") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .readFailed(path: path, reason: "not a regular file (a pipe, socket or device)") }
         let size = Int(st.st_size)
         guard size <= limit else { throw .tooLarge(path: path, bytes: size, limit: limit) }
         var bytes = [UInt8](repeating: 0, count: size)

@@ -75,3 +75,27 @@ import Testing
         #expect(explicit.status == 0, "\(explicit.stderr)")
     }
 }
+
+/// A FIFO named like a scan must be refused at once, not waited on.
+@Suite struct FIFOTests {
+    @Test func aPipeNamedLikeAScanIsRefused() throws {
+        let scratch = try Scratch()
+        let fifo = scratch.file("scan.jpg")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A watchdog, not a speed assertion: before the fix this never returned.
+        let p = Process()
+        p.executableURL = CLI.executable
+        p.arguments = ["info", fifo]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(60)
+        while p.isRunning && Date() < deadline { usleep(20_000) }
+        if p.isRunning { p.terminate() }
+        p.waitUntilExit()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationReason == .exit && p.terminationStatus != 0, "\(message)")
+        #expect(message.contains("not a regular file"), "\(message)")
+    }
+}
