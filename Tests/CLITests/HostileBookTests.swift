@@ -99,3 +99,35 @@ import Testing
         #expect(message.contains("not a regular file"), "\(message)")
     }
 }
+
+/// Output sizes a user chooses are held to the decoding limits before anything is allocated
+/// (these used to abort allocating 25–40 GB, or make a 40000² PNG).
+@Suite struct OutputSizeLimitTests {
+    @Test(arguments: [["--device", "10000x10000@8"], ["--device", "5000x5000@8"], ["--device", "3000x9000@3"]])
+    func hugeDevicesAreRefused(_ args: [String]) throws {
+        let scratch = try Scratch()
+        let r = try CLI.run(["render", "Books/good-morning-farm", "--out", scratch.file("screens")] + args, in: Self.repo)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("larger than the limit"), "\(r.stderr)")
+        let t = try CLI.run(["transition", "Books/good-morning-farm", "--kind", "turn", "--out", scratch.file("frames")] + args, in: Self.repo)
+        #expect(t.status != 0)
+        #expect(t.stderr.contains("larger than the limit"), "\(t.stderr)")
+        #expect(try scratch.contents().isEmpty)
+    }
+
+    @Test(arguments: [["--fit", "100000x100000"], ["--scale", "16"]])
+    func hugeConversionsAreRefused(_ args: [String]) throws {
+        let scratch = try Scratch()
+        try PNGEncoder.write(Bitmap<RGBA8>(width: 2000, height: 1500, fill: .white), to: scratch.file("in.png"))
+        let r = try CLI.run(["convert", scratch.file("in.png"), scratch.file("out.jpg")] + args)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("larger than the limit") && r.stderr.contains("in.png"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out.jpg")))
+    }
+
+    static let repo: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+}

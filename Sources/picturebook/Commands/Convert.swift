@@ -91,6 +91,9 @@ struct Convert: AsyncParsableCommand {
                     .fitted(into: Size(width: Double(w), height: Double(h)))
                 target = (max(1, Int(fitted.width.rounded())), max(1, Int(fitted.height.rounded())))
             }
+            if let (w, h) = target {
+                try validateOutputSize(width: Double(w), height: Double(h), what: "\(input) resized")
+            }
             var options = DecodeOptions()
             if let (w, h) = target {
                 options.jpegScale = JPEGScale.largestReduction(from: info, covering: w, h)

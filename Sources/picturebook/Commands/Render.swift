@@ -67,9 +67,7 @@ struct RenderScreens: AsyncParsableCommand {
     static let modes = ["scan", "popout", "hint", "cleartext", "overview"]
 
     func validate() throws {
-        guard DeviceProfile.parse(device) != nil else {
-            throw ValidationError("--device must be iphone-2008, phone, tablet, desktop or WxH@scale, got '\(device)'")
-        }
+        try validateDevice(device)
         guard ScreenOrientation(rawValue: orientation) != nil else { throw ValidationError("--orientation must be portrait or landscape, got '\(orientation)'") }
         guard Self.modes.contains(mode) else { throw ValidationError("--mode must be one of \(Self.modes.joined(separator: ", ")), got '\(mode)'") }
         if let pages { guard PageRange.parse(pages) != nil else { throw ValidationError("--pages must be N or A-B, got '\(pages)'") } }

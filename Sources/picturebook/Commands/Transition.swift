@@ -57,7 +57,7 @@ struct TransitionFrames: AsyncParsableCommand {
     func validate() throws {
         guard ["zoom", "rotate", "popout", "turn"].contains(kind) else { throw ValidationError("--kind must be zoom, rotate, popout or turn, got '\(kind)'") }
         guard (1...600).contains(frames) else { throw ValidationError("--frames must be 1…600, got \(frames)") }
-        guard DeviceProfile.parse(device) != nil else { throw ValidationError("--device must be iphone-2008, phone, tablet, desktop or WxH@scale, got '\(device)'") }
+        try validateDevice(device)
         guard ScreenOrientation(rawValue: orientation) != nil else { throw ValidationError("--orientation must be portrait or landscape, got '\(orientation)'") }
         guard page >= 1 else { throw ValidationError("--page must be 1 or more, got \(page)") }
         guard fps > 0, fps <= 120 else { throw ValidationError("--fps must be in (0, 120], got \(fps)") }
