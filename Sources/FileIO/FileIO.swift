@@ -143,7 +143,9 @@ public enum AtomicFile {
         if FileIO.isDirectory(path) { throw .isDirectory(path: path) }
         guard FileIO.isDirectory(dir) else { throw .writeFailed(path: path, reason: "directory \(dir) does not exist") }
         let base = path.split(separator: "/").last.map(String.init) ?? "out"
-        var template = Array("\(dir)/.\(base).tmp-XXXXXX".utf8CString)
+        // The writer's pid is in the name, so a later run can tell a temp file whose writer was
+        // killed (removeStale) from one being written right now.
+        var template = Array("\(dir)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
         let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -170,5 +172,37 @@ public enum AtomicFile {
         guard fsync(fd) == 0, close(fd) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
         guard rename(tmp, path) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
         ok = true
+    }
+
+    /// Removes temp files that killed writers left in `directory`: ours (".NAME.tmp-PID-XXXXXX")
+    /// whose writer is no longer running on this machine and that are over 10 minutes old (no
+    /// single write takes that long, and the age keeps a writer on another machine sharing the
+    /// folder safe), and any over a day old. Returns the names removed.
+    @discardableResult
+    public static func removeStale(in directory: String) -> [String] {
+        let now = time(nil)
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var removed: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let bytes = Array(name.utf8), marker = Array(".tmp-".utf8)
+            guard bytes.first == UInt8(ascii: "."), bytes.count > marker.count,
+                  let at = (0...(bytes.count - marker.count)).last(where: { Array(bytes[$0..<($0 + marker.count)]) == marker })
+            else { continue }
+            let tail = String(decoding: bytes[(at + marker.count)...], as: UTF8.self).split(separator: "-")
+            let path = directory + "/" + name
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            let age = now - st.st_mtim.tv_sec
+            var writerGone = true
+            if tail.count == 2, let pid = pid_t(tail[0]), pid > 0 {
+                writerGone = kill(pid, 0) != 0 && errno == ESRCH
+            }
+            if (writerGone && age > 600) || age > 86_400 {
+                if unlink(path) == 0 { removed.append(name) }
+            }
+        }
+        return removed
     }
 }

@@ -131,3 +131,45 @@ import Testing
         return url.path
     }()
 }
+
+/// What a killed run leaves behind: half-written temp files are cleared, and an output changed
+/// after it was recorded (truncated, replaced) is redone rather than trusted.
+@Suite struct KilledRunTests {
+    @Test func staleTempFilesAreRemovedAndLiveOnesKept() throws {
+        let scratch = try Scratch()
+        let dir = try HostileBookTests.book(in: scratch, id: "b1")
+        try FileManager.default.createDirectory(atPath: dir + "/popout", withIntermediateDirectories: true)
+        var dead: pid_t = 4_000_000
+        while kill(dead, 0) == 0 || errno != ESRCH { dead -= 1 }
+        let stale = dir + "/popout/.p1-b1.png.tmp-\(dead)-AbC123"
+        let legacy = dir + "/popout/.p1-b1.png.tmp-XyZ789"
+        let live = dir + "/popout/.p1-b1.png.tmp-\(getpid())-QwE456"
+        for f in [stale, legacy, live] { try Data([1, 2, 3]).write(to: URL(fileURLWithPath: f)) }
+        let hourAgo = Date().addingTimeInterval(-3600), twoDaysAgo = Date().addingTimeInterval(-2 * 86_400)
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: stale)
+        try FileManager.default.setAttributes([.modificationDate: twoDaysAgo], ofItemAtPath: legacy)
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: live)
+
+        let r = try CLI.run(["popout", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(!FileManager.default.fileExists(atPath: legacy))
+        // Its writer (this test process) is alive: it may still be renamed into place.
+        #expect(FileManager.default.fileExists(atPath: live))
+    }
+
+    @Test func aTruncatedOutputIsRedone() throws {
+        let scratch = try Scratch()
+        let dir = try HostileBookTests.book(in: scratch, id: "b1")
+        let output = dir + "/popout/p1-b1.png"
+        #expect(try CLI.run(["popout", dir]).status == 0)
+        let original = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(try CLI.run(["popout", dir]).stderr.contains("0 pages cropped, 1 up to date"))
+
+        try original.prefix(original.count / 2).write(to: URL(fileURLWithPath: output))
+        let again = try CLI.run(["popout", dir])
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("1 pages cropped"), "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == original)
+    }
+}

@@ -203,6 +203,8 @@ struct BookJob: Sendable {
             Console.error("\(command): cannot create \(path): \(error)")
             throw ExitCode.failure
         }
+        // What a killed run left half-written is never an output; clear it away.
+        AtomicFile.removeStale(in: path)
     }
 
     static func stem(_ image: String) -> String { BookDirectory.stem(of: image) }
@@ -218,13 +220,29 @@ struct BookJob: Sendable {
         return (dir.isEmpty ? "." : dir) + "/." + name + ".key"
     }
 
+    /// Up to date when the record's fingerprint matches and the output is still the file that was
+    /// recorded: same size and the same last bytes (a truncated or replaced output is redone, not
+    /// trusted), checked without reading the whole file.
     static func isUpToDate(_ output: String, fingerprint: String) -> Bool {
-        guard FileIO.exists(output), let bytes = try? FileIO.read(fingerprintPath(output)) else { return false }
-        return String(decoding: bytes, as: UTF8.self) == fingerprint
+        guard let bytes = try? FileIO.read(fingerprintPath(output)), let seal = outputSeal(output) else { return false }
+        return String(decoding: bytes, as: UTF8.self) == fingerprint + "\n" + seal
     }
 
     static func recordFingerprint(_ fingerprint: String, for output: String) throws {
-        try AtomicFile.write(Array(fingerprint.utf8), to: fingerprintPath(output))
+        guard let seal = outputSeal(output) else { throw FileError.readFailed(path: output, reason: "the output just written is gone") }
+        try AtomicFile.write(Array((fingerprint + "\n" + seal).utf8), to: fingerprintPath(output))
+    }
+
+    /// The output's size and an FNV-1a hash of its last 4 KiB.
+    static func outputSeal(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd() else { return nil }
+        try? handle.seek(toOffset: size > 4096 ? size - 4096 : 0)
+        let tail = (try? handle.readToEnd()) ?? Data()
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in tail { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return "size=\(size) tail=\(String(h, radix: 16))"
     }
 
     static func decode(_ path: String) throws -> Bitmap<RGBA8> { try ImageDecoder.decode(file: path) }
