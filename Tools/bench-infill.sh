@@ -30,9 +30,9 @@ swift build -c release --scratch-path .build --product picturebook >&2
 PB=.build/release/picturebook
 
 VENV=.build/bench-venv
-if [[ ! -x $VENV/bin/python ]] || ! $VENV/bin/python -c "import cv2, numpy" 2>/dev/null; then
+if [[ ! -x $VENV/bin/python ]] || ! $VENV/bin/python -c "import cv2, numpy, PIL" 2>/dev/null; then
     python3 -m venv $VENV
-    $VENV/bin/pip install --quiet opencv-python-headless numpy
+    $VENV/bin/pip install --quiet opencv-python-headless numpy Pillow
 fi
 
 generate() {  # seed difficulty

@@ -181,6 +181,10 @@ public struct TextBox: Hashable, Sendable {
     public var backgroundColor: RGBColor?
     /// How sure the detector was, 0…1; absent for boxes a librarian drew.
     public var confidence: Double?
+    /// Set by `clear` when it could not show that removing this box's ink leaves the picture
+    /// whole (the box lies in a drawing): its pixels were left as scanned, and the reader shows the
+    /// page as the scan with PopoutText until a person has looked.
+    public var needsReview = false
     /// Who made the box. Absent means a person did: analysis replaces only `.detected` boxes.
     public var source: BoxSource?
     public var extraFields: JSONObject

@@ -18,7 +18,7 @@ struct ManifestDecoder {
     static let pageKeys = ["image", "width", "height", "label", "role", "single", "textBoxes"]
     static let boxKeys = [
         "id", "role", "rect", "text", "language", "order", "orientation", "polarity", "inkColor", "backgroundColor",
-        "confidence", "source",
+        "confidence", "source", "needsReview",
     ]
     static let rectKeys = ["x", "y", "width", "height"]
 
@@ -308,6 +308,7 @@ struct ManifestDecoder {
         if let v = optional(o, "backgroundColor") { box.backgroundColor = color(v, at: path / "backgroundColor") }
         if let v = optional(o, "confidence") { box.confidence = number(v, at: path / "confidence") }
         if let v = optional(o, "source") { box.source = closed(BoxSource.self, v, at: path / "source") }
+        if let v = optional(o, "needsReview") { box.needsReview = bool(v, at: path / "needsReview") ?? false }
         return box
     }
 

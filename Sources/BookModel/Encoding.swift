@@ -59,6 +59,7 @@ extension TextBox {
         // A non-finite confidence cannot be written as JSON; validation reports it, saving omits it.
         if let confidence, confidence.isFinite { known.append(("confidence", .number(JSONNumber(confidence)))) }
         if let source { known.append(("source", .string(source.rawValue))) }
+        if needsReview || layout.keeps("needsReview") { known.append(("needsReview", .bool(needsReview))) }
         return .object(assemble(known, extras: extraFields, layout: layout))
     }
 }

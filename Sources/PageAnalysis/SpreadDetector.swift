@@ -127,18 +127,32 @@ public struct SpreadDetector: Sendable {
                 e.isSpread = false
                 return e
             }
-            guard !e.isSpread, e.continuity >= parameters.minimumContinuity else { return e }
             // The null: how well this left edge continues into other pages, and other pages into
             // this right edge. Pages without outlines at that edge say nothing and are skipped.
             let others = Self.evenlySpaced(pages.indices.filter { $0 != candidate.left && $0 != candidate.right },
                                            count: parameters.maximumComparisons)
             var scores: [Double] = []
+            var profileRivals = 0
             for k in others {
                 guard let other = pages[k] else { continue }
-                if other.seam.left.crossings.count >= 2 { scores.append(seam.score(left: left.seam.right, right: other.seam.left)) }
-                if other.seam.right.crossings.count >= 2 { scores.append(seam.score(left: other.seam.right, right: right.seam.left)) }
+                if other.seam.left.crossings.count >= 2 {
+                    scores.append(seam.score(left: left.seam.right, right: other.seam.left))
+                    if evidence(left: left, right: other).isSpread { profileRivals += 1 }
+                }
+                if other.seam.right.crossings.count >= 2 {
+                    scores.append(seam.score(left: other.seam.right, right: right.seam.left))
+                    if evidence(left: other, right: right).isSpread { profileRivals += 1 }
+                }
             }
-            guard scores.count >= parameters.minimumComparisons else { return e }
+            let judged = scores.count >= parameters.minimumComparisons
+            if e.isSpread {
+                // The profile test holds too when every page shares one background (open books
+                // photographed on the same table with the same ruler): if other pages pass it as
+                // well, it proves nothing about this pair.
+                e.isSpread = !judged || profileRivals <= parameters.rivalsAllowed
+                if e.isSpread { return e }
+            }
+            guard e.continuity >= parameters.minimumContinuity, judged else { return e }
             let mean = scores.reduce(0, +) / Double(scores.count)
             let sd = (scores.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(scores.count)).squareRoot()
             let margin = (e.continuity - mean) / max(sd, parameters.deviationFloor)

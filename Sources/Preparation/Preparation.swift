@@ -26,6 +26,9 @@ public struct ClearedPage: Sendable {
     /// 255 where the in-fill changed the pixel.
     public var fill: Bitmap<UInt8>
     public var regions: [RegionReport]
+    /// Per box, what the glyph filter kept and dropped (empty with `fileOnly`); a box that gave up
+    /// much of its mask likely takes in a drawing and `needsReview`.
+    public var glyphs: [GlyphFilterReport]
     /// "estimate", "file+estimate" when a mask file was used, or "file" when it was used alone.
     public var maskKind: String
     public var maskMilliseconds: Double
@@ -70,7 +73,8 @@ public enum PageClearing {
     /// With `fileOnly` the mask file is used alone (to score the in-fill by itself).
     public static func clear(
         page image: Bitmap<RGBA8>, boxes: [PixelRect], maskFile: String?, source: String,
-        infill: InFill, maskParameters: InkMaskParameters = InkMaskParameters(), fileOnly: Bool = false
+        infill: InFill, maskParameters: InkMaskParameters = InkMaskParameters(), fileOnly: Bool = false,
+        glyphParameters: GlyphFilterParameters = .init()
     ) throws -> ClearedPage {
         let t0 = DispatchTime.now()
         var mask: Bitmap<UInt8>
@@ -93,6 +97,8 @@ public enum PageClearing {
         } else {
             mask = InkMask.estimate(page: image, regions: boxes, parameters: maskParameters)
         }
+        // Only what can be type is removed: drawn shapes and lines that a box took in stay.
+        let glyphs = fileOnly ? [] : GlyphFilter.keepGlyphs(&mask, regions: regions, parameters: glyphParameters)
         let t1 = DispatchTime.now()
         var fill = infill.fillMask(mask: mask, regions: regions)
         let (cleared, reports) = infill.fillMasked(page: image, fill: fill, regions: regions)
@@ -109,7 +115,7 @@ public enum PageClearing {
         }
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
-            image: cleared, fill: fill, regions: reports, maskKind: maskKind,
+            image: cleared, fill: fill, regions: reports, glyphs: glyphs, maskKind: maskKind,
             maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2))
     }
 

@@ -61,7 +61,9 @@ enum Manifest {
                 ("number", .int(n)), ("label", .optional(page.label)), ("role", .optional(page.role?.rawValue)),
                 ("single", .bool(page.single)), ("width", .int(page.width)), ("height", .int(page.height)),
                 ("scan", .string("\(p)/scan")),
-                ("cleared", page.textBoxes.isEmpty ? .null : .string("\(p)/cleared")),
+                // A page with a box `clear` left for review is read as the scan, with PopoutText:
+                // its ClearText could not be shown to leave the picture whole.
+                ("cleared", page.textBoxes.isEmpty || page.textBoxes.contains(where: \.needsReview) ? .null : .string("\(p)/cleared")),
                 ("thumb", .string("\(p)/thumb?size=1x")), ("thumb2x", .string("\(p)/thumb?size=2x")),
                 ("textBoxes", .array(boxes)),
             ])

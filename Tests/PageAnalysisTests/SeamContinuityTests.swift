@@ -100,3 +100,35 @@ import Testing
         #expect(verdicts.allSatisfy { !$0.isSpread })
     }
 }
+
+extension SeamContinuityTests {
+    /// Open books photographed one opening at a time on the same table, the same ruler beside
+    /// them: every image's edges show the same background, so every pair "continues". That proves
+    /// nothing about any one pair (ndl-docl-dev had 5 false spreads in 11 images from this).
+    @Test func pagesSharingOneBackgroundAreNotSpreads() {
+        // The table: grey, with a ruler and a colour chart crossing every image at the same heights.
+        func table(_ y: Int) -> RGBA8 {
+            switch y {
+            case 20..<60: RGBA8(r: UInt8(40 + (y * 37) % 200), g: UInt8(200 - (y * 13) % 150), b: UInt8((y * 71) % 255))
+            case 500..<530: y % 6 < 2 ? RGBA8(r: 30, g: 30, b: 30) : RGBA8(r: 230, g: 225, b: 200)
+            default: RGBA8(r: 150, g: 152, b: 155)
+            }
+        }
+        let pages = (1...8).map { k -> Bitmap<RGBA8> in
+            var page = Self.landscape(seed: 100 + k, width: 400, height: 560)
+            for y in 0..<560 {
+                for x in 0..<40 {
+                    page.pixels[y * 400 + x] = table(y)
+                    page.pixels[y * 400 + 399 - x] = table(y)
+                }
+            }
+            return page
+        }
+        let detector = SpreadDetector()
+        let edges = pages.map { Optional(detector.edges(of: $0)) }
+        let candidates = (0..<7).map { (left: $0, right: $0 + 1) }
+        // Each pair alone passes the exact profile test: the edges are one picture.
+        #expect(detector.evidence(left: pages[0], right: pages[1]).isSpread)
+        #expect(detector.findSpreads(pages: edges, candidates: candidates).allSatisfy { !$0.isSpread })
+    }
+}

@@ -21,9 +21,16 @@ struct Clear: ParsableCommand {
             exactly as decoded. Outputs already up to date (same source file, boxes and \
             parameters) are skipped; --force redoes them.
 
+            Only what can be type is removed: within each box, mask shapes larger than a few \
+            glyphs both ways (a dial, a figure) or longer than eight (a rule, a contour) stay. A \
+            box that gives up much of its mask lies in a drawing: it is left exactly as scanned \
+            and marked "needsReview": true in book.json (the reader then shows that page as the \
+            scan, with PopoutText). --report lists the boxes that need review.
+
             Examples:
               picturebook clear Books/moon-rabbit
               picturebook clear corpus --out /tmp/cleared --fill-masks /tmp/masks --stats /tmp/times.jsonl
+              picturebook clear scans/ --report
             """)
 
     @Argument(help: ArgumentHelp("The book folder.", valueName: "book-dir"), completion: .directory)
@@ -55,6 +62,9 @@ struct Clear: ParsableCommand {
 
     @Flag(help: "Redo outputs even when they are up to date.")
     var force = false
+
+    @Flag(help: "List the boxes left as scanned for a person to review (on stdout, one a line).")
+    var report = false
 
     @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill or ink-estimate parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters).", visibility: .hidden))
     var overrides: [String] = []
@@ -90,6 +100,7 @@ struct Clear: ParsableCommand {
         let maskDir = self.maskDir ?? (FileIO.isDirectory(defaultMasks) ? defaultMasks : nil)
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
+        let reviews = ReviewSink()
         let fingerprintBase = "clear/2 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
@@ -107,6 +118,7 @@ struct Clear: ParsableCommand {
             let result = try PageClearing.clear(
                 page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly)
             let cleared = result.image, fill = result.fill, reports = result.regions
+            if !maskOnly { reviews.set(page.image, result.glyphs.map(\.needsReview)) }
             try BookJob.writePNG(cleared, to: output)
             if let fillMasks { try BookJob.writePNG(fill, to: fillMasks + "/" + stem + ".png") }
             try BookJob.recordFingerprint(fingerprint, for: output)
@@ -118,8 +130,51 @@ struct Clear: ParsableCommand {
             return .written
         }
         try statsLines.flush()
+        let flagged = try recordReviews(reviews.all, book: job)
         job.summarize(outcome, noun: "cleared")
+        if flagged > 0 { Console.err("clear: \(flagged) box(es) left as scanned for review (--report lists them)") }
+        if report { try printReport(directory: job.directory) }
         if outcome.failed > 0 { throw ExitCode.failure }
+    }
+
+    /// Writes this run's verdicts into book.json: `needsReview` set on the boxes left as scanned and
+    /// cleared on the others of every page cleared now (pages skipped as up to date keep theirs).
+    /// Returns how many boxes of the whole book need review.
+    private func recordReviews(_ verdicts: [String: [Bool]], book job: BookJob) throws -> Int {
+        guard !verdicts.isEmpty else { return job.book.pages.reduce(0) { $0 + $1.textBoxes.filter(\.needsReview).count } }
+        var model: Book
+        do { model = try Book.load(directory: job.directory).book } catch {
+            Console.error("clear: \(error)")
+            throw ExitCode.failure
+        }
+        var changed = false
+        for i in model.pages.indices {
+            guard let flags = verdicts[model.pages[i].image], flags.count == model.pages[i].textBoxes.count else { continue }
+            for (j, flag) in flags.enumerated() where model.pages[i].textBoxes[j].needsReview != flag {
+                model.pages[i].textBoxes[j].needsReview = flag
+                changed = true
+            }
+        }
+        if changed {
+            do { try model.save(directory: job.directory) } catch {
+                Console.error("clear: \(error)")
+                throw ExitCode.failure
+            }
+        }
+        return model.pages.reduce(0) { $0 + $1.textBoxes.filter(\.needsReview).count }
+    }
+
+    private func printReport(directory: String) throws {
+        let model: Book
+        do { model = try Book.load(directory: directory).book } catch {
+            Console.error("clear: \(error)")
+            throw ExitCode.failure
+        }
+        for (n, page) in model.pages.enumerated() {
+            for box in page.textBoxes where box.needsReview {
+                print("page \(n + 1) (\(page.image)) box \(box.id) at \(box.rect): left as scanned; it lies in a drawing, so its ink could not be shown to be type alone")
+            }
+        }
     }
 }
 
@@ -133,6 +188,14 @@ struct PageStats: Encodable {
     var infillMilliseconds: Double
     var filledPixels: Int
     var methods: [String]
+}
+
+/// Per page image, which boxes `clear` left as scanned; filled from worker threads.
+final class ReviewSink: @unchecked Sendable {
+    private var verdicts: [String: [Bool]] = [:]
+    private let lock = NSLock()
+    func set(_ image: String, _ flags: [Bool]) { lock.withLock { verdicts[image] = flags } }
+    var all: [String: [Bool]] { lock.withLock { verdicts } }
 }
 
 /// Collects JSON lines from worker threads; written once at the end (appended).

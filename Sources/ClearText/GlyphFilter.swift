@@ -1,0 +1,114 @@
+// Only text ink is removed (issue 17: "never harm the pictures").
+//
+// A box that takes in part of a drawing hands the drawing's ink to the mask: a dial's circles and
+// spokes, a figure's outline, a rule across the page. In-filling those erases the picture, which is
+// far worse than leaving a letter on it. Whatever detector made the mask, letters share a property
+// a drawing does not: however the mask joins them (letters, words, whole lines), they are about
+// one type size thick. So within each box the mask's 8-connected components are measured against
+// the box's type size (the upper quartile of its components' longer sides), and a component
+// is kept only if it could be type:
+//   - not large both ways (a circle, a figure: shorter side over `blobFactor` type sizes), and
+//   - not a rule (longer than `lineFactor` type sizes yet thinner than a quarter of one: a
+//     border, a rule, a long contour).
+// Arabic words, joined Latin script, Mongolian words and whole lines are long one way but one
+// type size thick, and stay. What was dropped is reported, so a box that gave up much of its mask is flagged for a
+// person to look at rather than trusted.
+
+public import Geometry
+public import Raster
+
+public struct GlyphFilterParameters: Sendable, Hashable {
+    /// A component whose *shorter* side exceeds this many type sizes is a drawn shape.
+    public var blobFactor = 2.0
+    /// A component longer than this many type sizes and thinner than `ruleThickness` of one is a
+    /// rule, a border or a contour line.
+    public var lineFactor = 8.0
+    public var ruleThickness = 0.25
+    /// Components needed before their sizes say the type size (else the box's short side).
+    public var minimumComponents = 6
+    /// Components smaller than this (pixels) are specks: kept, and not counted for the glyph size.
+    public var speck = 4
+    /// Share of a box's mask dropped above which the box is reported as needing review.
+    public var reviewShare = 0.15
+    /// Leave a box that needs review as scanned (its whole mask cleared) rather than fill its glyphs.
+    public var keepScanWhenUnsure = true
+
+    public init() {}
+}
+
+/// What the filter did in one box.
+public struct GlyphFilterReport: Sendable, Hashable {
+    public var region: PixelRect
+    /// Type size (upper quartile of the components' longer sides, or the box's short side), px.
+    public var glyphSize: Int
+    public var keptPixels: Int
+    public var droppedPixels: Int
+    /// True when so much was dropped that the box likely takes in a drawing.
+    public var needsReview: Bool
+}
+
+public enum GlyphFilter {
+    /// Clears, inside each region, the mask components that cannot be type (see above). Regions
+    /// are filtered one after another on the mask as it stands, so overlapping boxes agree.
+    public static func keepGlyphs(
+        _ mask: inout Bitmap<UInt8>, regions: [PixelRect], parameters p: GlyphFilterParameters = .init()
+    ) -> [GlyphFilterReport] {
+        regions.map { region in
+            guard let r = region.intersection(mask.bounds), r.width > 0, r.height > 0 else {
+                return GlyphFilterReport(region: region, glyphSize: 0, keptPixels: 0, droppedPixels: 0, needsReview: false)
+            }
+            let w = r.width, h = r.height, pageWidth = mask.width
+            var local = [UInt8](repeating: 0, count: w * h)
+            mask.pixels.withUnsafeBufferPointer { m in
+                for y in 0..<h { for x in 0..<w { local[y * w + x] = m[(r.minY + y) * pageWidth + r.minX + x] != 0 ? 1 : 0 } }
+            }
+            let parts = InkMask.components(width: w, height: h, where: { local[$0] != 0 })
+            struct Part { var pixels: [Int]; var width: Int; var height: Int }
+            let measured = parts.map { pixels -> Part in
+                var x0 = w, x1 = 0, y0 = h, y1 = 0
+                for i in pixels {
+                    let y = i / w, x = i - y * w
+                    x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                }
+                return Part(pixels: pixels, width: x1 - x0 + 1, height: y1 - y0 + 1)
+            }
+            let total = measured.reduce(0) { $0 + $1.pixels.count }
+            // The type size: the upper quartile of the components' longer sides. Letters, words,
+            // Mongolian words and whole lines run together by the mask reach about one type size
+            // the short way and at least one the long way; dots, diacritics and noise are smaller
+            // (and in a Mongolian column may outnumber the words, hence the quartile, not the
+            // median); a drawing's shape is large both ways, a rule is thin and long.
+            let sizes = measured.filter { $0.pixels.count >= p.speck }.map { max($0.width, $0.height) }.sorted()
+            // With few components (one word, or a rule and a letter) the median says little; the
+            // box's short side then stands for the type size (a detected line is about one glyph
+            // tall), which still tells a rule across the box from the word on it.
+            let glyph = sizes.count >= p.minimumComponents ? Double(sizes[3 * sizes.count / 4]) : Double(min(r.width, r.height))
+            var dropped = 0
+            mask.pixels.withUnsafeMutableBufferPointer { m in
+                for part in measured {
+                    let short = Double(min(part.width, part.height)), long = Double(max(part.width, part.height))
+                    let blob = short > p.blobFactor * glyph
+                    let line = long > p.lineFactor * glyph && short < p.ruleThickness * glyph
+                    guard blob || line else { continue }
+                    dropped += part.pixels.count
+                    for i in part.pixels {
+                        let y = i / w, x = i - y * w
+                        m[(r.minY + y) * pageWidth + r.minX + x] = 0
+                    }
+                }
+            }
+            let review = total > 0 && Double(dropped) > p.reviewShare * Double(total)
+            if review && p.keepScanWhenUnsure {
+                // A box that gave up this much of its mask lies in a drawing (labels in a diagram,
+                // a caption across a figure): its letters are entangled with the lines, so its
+                // pixels stay as scanned and a person decides.
+                mask.pixels.withUnsafeMutableBufferPointer { m in
+                    for y in r.minY..<r.maxY { for x in r.minX..<r.maxX { m[y * pageWidth + x] = 0 } }
+                }
+            }
+            return GlyphFilterReport(
+                region: region, glyphSize: Int(glyph), keptPixels: review && p.keepScanWhenUnsure ? 0 : total - dropped,
+                droppedPixels: review && p.keepScanWhenUnsure ? total : dropped, needsReview: review)
+        }
+    }
+}

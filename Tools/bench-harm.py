@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""How much drawing `picturebook clear` changes on real scans (issue 17: "never harm the pictures").
+
+For every page with illustration truth, the scan and its cleared page are compared inside the
+illustration boxes, leaving out the truth text boxes (grown by 4 px: the text's own ink and halo
+may change). A pixel is drawing ink when it is at least 40 grey levels darker than the median of
+its illustration box (the paper or wash the drawing sits on); it is changed when its grey level
+moved by more than 24. The figure is changed ink / ink, per page and over the corpus.
+
+Corpora: `ndl` (../shared/realdata/ndl-docl-dev: Pascal VOC truth, `4_illustration` boxes, text
+classes 8_textline, 2_handwritten, 3_typography, 6_headline, 7_caption) and any real-corpus book
+JSON given with --real (Benchmarks/RealCorpus format: `illustrations` and `text` per page; scans
+found with --scans DIR/<slug>/<file>).
+
+Usage: bench-harm.py --bin .build/release/picturebook [--ndl DIR] [--real JSON --scans DIR ...]
+         [--analyze-args "..."] [--clear-args "..."] [--keep DIR]
+Needs Pillow and NumPy (Tools/setup.sh --bench puts them in .build/venv-bench).
+"""
+import argparse, glob, json, os, shutil, subprocess, sys, tempfile
+import xml.etree.ElementTree as ET
+
+import numpy as np
+from PIL import Image
+
+TEXT_CLASSES = {"8_textline", "2_handwritten", "3_typography", "6_headline", "7_caption"}
+
+
+def voc_truth(xml_path):
+    root = ET.parse(xml_path).getroot()
+    text, art = [], []
+    for obj in root.iter("object"):
+        name = obj.findtext("name")
+        b = obj.find("bndbox")
+        box = tuple(int(float(b.findtext(k))) for k in ("xmin", "ymin", "xmax", "ymax"))
+        if name in TEXT_CLASSES:
+            text.append(box)
+        elif name == "4_illustration":
+            art.append(box)
+    return text, art
+
+
+def grey(path):
+    return np.asarray(Image.open(path).convert("L")).astype(np.int16)
+
+
+def harm(scan, cleared, text, art, grow=4):
+    """(changed ink pixels, ink pixels, changed pixels, pixels) inside `art` minus grown `text`."""
+    h, w = scan.shape
+    keep = np.zeros((h, w), bool)
+    for x0, y0, x1, y1 in art:
+        keep[max(0, y0):min(h, y1), max(0, x0):min(w, x1)] = True
+    for x0, y0, x1, y1 in text:
+        keep[max(0, y0 - grow):min(h, y1 + grow), max(0, x0 - grow):min(w, x1 + grow)] = False
+    ink = np.zeros((h, w), bool)
+    for x0, y0, x1, y1 in art:
+        region = scan[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
+        if region.size:
+            ink[max(0, y0):min(h, y1), max(0, x0):min(w, x1)] |= region < np.median(region) - 40
+    ink &= keep
+    changed = (np.abs(scan - cleared) > 24) & keep
+    return int((changed & ink).sum()), int(ink.sum()), int(changed.sum()), int(keep.sum())
+
+
+def run_book(binary, pages, analyze_args, clear_args, workdir):
+    """pages: list of (name, scan path, text boxes, art boxes). Returns per-page rows."""
+    shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    for name, path, _, _ in pages:
+        shutil.copy(path, os.path.join(workdir, name))
+    subprocess.run([binary, "analyze", workdir, *analyze_args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run([binary, "clear", workdir, *clear_args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rows = []
+    for name, path, text, art in pages:
+        cleared = os.path.join(workdir, "clear", os.path.splitext(name)[0] + ".png")
+        if not art or not os.path.exists(cleared):
+            continue
+        rows.append((name, *harm(grey(path), grey(cleared), text, art)))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=".build/release/picturebook")
+    ap.add_argument("--ndl", default="../shared/realdata/ndl-docl-dev")
+    ap.add_argument("--real", action="append", default=[], help="a Benchmarks/RealCorpus/*.json (repeatable)")
+    ap.add_argument("--scans", default="/work/corpus/real", help="folder holding <slug>/<file> scans for --real")
+    ap.add_argument("--analyze-args", default="")
+    ap.add_argument("--clear-args", default="")
+    ap.add_argument("--keep", help="keep the cleared books here to look at")
+    args = ap.parse_args()
+
+    corpora = []
+    if os.path.isdir(args.ndl):
+        pages = []
+        for xml in sorted(glob.glob(os.path.join(args.ndl, "*.xml"))):
+            jpg = xml[:-4] + ".jpg"
+            text, art = voc_truth(xml)
+            if os.path.exists(jpg):
+                pages.append((os.path.basename(jpg), jpg, text, art))
+        corpora.append(("ndl-docl-dev", pages))
+    else:
+        print(f"bench-harm: {args.ndl}: not found, NDL skipped", file=sys.stderr)
+    for path in args.real:
+        book = json.load(open(path))
+        pages = []
+        for p in book["pages"]:
+            scan = os.path.join(args.scans, book["book"], p["file"])
+            if not os.path.exists(scan):
+                continue
+            box = lambda r: (r["x"], r["y"], r["x"] + r["width"], r["y"] + r["height"])
+            pages.append((p["file"], scan, [box(t) for t in p.get("text", [])], [box(a) for a in p.get("illustrations", [])]))
+        if pages:
+            corpora.append((f"{book['book']} ({book.get('split', '?')})", pages))
+        else:
+            print(f"bench-harm: {path}: no scans under {args.scans}/{book['book']}, skipped", file=sys.stderr)
+
+    print(f"{'corpus':34} {'pages':>5} {'ink changed':>12} {'all changed':>12} {'worst page':>24}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, pages in corpora:
+            work = os.path.join(args.keep or tmp, name.split()[0])
+            rows = run_book(args.bin, pages, args.analyze_args.split(), args.clear_args.split(), work)
+            ci = sum(r[1] for r in rows); ink = sum(r[2] for r in rows)
+            cp = sum(r[3] for r in rows); px = sum(r[4] for r in rows)
+            worst = max(rows, key=lambda r: r[1] / max(r[2], 1)) if rows else None
+            worst_text = f"{worst[0]} {100 * worst[1] / max(worst[2], 1):.1f} %" if worst else "-"
+            print(f"{name:34} {len(rows):5d} {100 * ci / max(ink, 1):11.2f}% {100 * cp / max(px, 1):11.2f}% {worst_text:>24}")
+            for r in rows:
+                print(f"    {r[0]:30} ink changed {100 * r[1] / max(r[2], 1):6.2f} % of {r[2]} px; all {100 * r[3] / max(r[4], 1):5.2f} %")
+
+
+if __name__ == "__main__":
+    main()
