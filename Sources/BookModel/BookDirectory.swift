@@ -179,9 +179,13 @@ extension Book {
     /// - Parameters:
     ///   - imageSize: reads a scan's pixel size from its full path.
     ///   - title: defaults to the folder's name.
+    ///   - skipping: when given, a scan whose size cannot be read is handed to it and left out,
+    ///     so one bad file does not stop a whole folder (the caller names it and fails at the end);
+    ///     without it the first such file is an error.
     public static func make(
         fromImagesIn directory: String, title: String? = nil, languages: [String],
-        readingDirection: ReadingDirection = .leftToRight, imageSize: (String) -> (Int, Int)?
+        readingDirection: ReadingDirection = .leftToRight, imageSize: (String) -> (Int, Int)?,
+        skipping: ((String) -> Void)? = nil
     ) throws(BookError) -> Book {
         var names = try BookDirectory.imageFiles(in: directory)
         guard !names.isEmpty else { throw .noImages(directory: directory) }
@@ -191,9 +195,15 @@ extension Book {
         }
         names = names.filter { !isBackCover($0) } + names.filter(isBackCover)
         var pages: [Page] = []
+        var firstSkipped: String?
         for name in names {
             let path = BookDirectory.join(directory, name)
-            guard let (w, h) = imageSize(path), w > 0, h > 0 else { throw .unreadableImage(path: path) }
+            guard let (w, h) = imageSize(path), w > 0, h > 0 else {
+                guard let skipping else { throw .unreadableImage(path: path) }
+                skipping(path)
+                firstSkipped = firstSkipped ?? path
+                continue
+            }
             var page = Page(image: name, width: w, height: h)
             if isBackCover(name) {
                 page.role = .backCover
@@ -204,6 +214,7 @@ extension Book {
             }
             pages.append(page)
         }
+        if pages.isEmpty, let firstSkipped { throw .unreadableImage(path: firstSkipped) }
         let bookTitle = title ?? BookDirectory.lastComponent(of: directory)
         return Book(title: .plain(bookTitle), languages: languages, readingDirection: readingDirection, pages: pages)
     }

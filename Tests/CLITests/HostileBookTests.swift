@@ -173,3 +173,18 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == original)
     }
 }
+
+/// One bad scan never stops a run: the good pages are done, every bad one is named, exit 1.
+@Suite struct BadPageTests {
+    @Test func analyzeOnABareFolderSkipsAnUnreadableScan() throws {
+        let scratch = try Scratch()
+        try scratch.writeTestImages()  // scans/p1.png, p2.jpg, p10.png
+        try Data("not an image at all".utf8).write(to: URL(fileURLWithPath: scratch.file("scans/p5.jpg")))
+        let r = try CLI.run(["analyze", scratch.file("scans")])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("p5.jpg"), "\(r.stderr)")
+        let manifest = try String(contentsOfFile: scratch.file("scans/book.json"), encoding: .utf8)
+        for good in ["p1.png", "p2.jpg", "p10.png"] { #expect(manifest.contains(good)) }
+        #expect(!manifest.contains("p5.jpg"))
+    }
+}

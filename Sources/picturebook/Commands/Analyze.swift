@@ -75,11 +75,14 @@ struct Analyze: ParsableCommand {
         let parameters = try analysisParameters()
         let directory = book
         var model: Book
+        // A bare folder: every readable scan becomes a page; the unreadable ones are named and
+        // make the run fail at the end, after the good pages are done.
+        var unreadable: [String] = []
         do {
             if BookDirectory.containsBook(directory) {
                 model = try Book.load(directory: directory, imageSize: pageImageSize).book
             } else {
-                model = try Book.make(fromImagesIn: directory, languages: [language], imageSize: pageImageSize)
+                model = try Book.make(fromImagesIn: directory, languages: [language], imageSize: pageImageSize) { unreadable.append($0) }
             }
         } catch {
             Console.error("analyze: \(error.description)")
@@ -170,7 +173,8 @@ struct Analyze: ParsableCommand {
             Console.err(String(format: "analyze: %d pages, %d text boxes and %d panoramic spreads detected%@, median %.1f ms/page%@", report.count, boxes, foundSpreads.count, keptNote, medianMs,
                                dryRun ? " (book.json not written: --dry-run)" : " → \(BookDirectory.manifestPath(in: directory))"))
         }
-        if failures > 0 { throw ExitCode.failure }
+        for path in unreadable { Console.error("analyze: \(path): cannot read the image; left out of the book") }
+        if failures > 0 || !unreadable.isEmpty { throw ExitCode.failure }
     }
 
     /// Tests each pair of consecutive pages for one illustration painted across the gutter and
