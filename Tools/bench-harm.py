@@ -14,7 +14,7 @@ found with --scans DIR/<slug>/<file>).
 
 Usage: bench-harm.py --bin .build/release/picturebook [--ndl DIR] [--real JSON --scans DIR ...]
          [--analyze-args "..."] [--clear-args "..."] [--keep DIR]
-Needs Pillow and NumPy (Tools/setup.sh --bench puts them in .build/venv-bench).
+Needs Pillow and NumPy: run it with .build/bench-venv/bin/python (Tools/bench-infill.sh makes that venv).
 """
 import argparse, glob, json, os, shutil, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET

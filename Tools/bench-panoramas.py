@@ -16,7 +16,7 @@ Sources of pictures, reported side by side:
              same way; unrelated pages are other images of the same folder. Never tuned on.
 
 Usage: bench-panoramas.py --bin .build/release/picturebook [--real DIR] [--books 10] [--seed 1]
-Needs Pillow and NumPy (Tools/setup.sh --bench puts them in .build/venv-bench).
+Needs Pillow and NumPy: run it with .build/bench-venv/bin/python (Tools/bench-infill.sh makes that venv).
 """
 import argparse, glob, io, json, os, random, shutil, subprocess, sys, tempfile
 

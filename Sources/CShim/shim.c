@@ -332,9 +332,8 @@ int pb_png_read_header(pb_png_decoder *d, const uint8_t *data, size_t size, pb_p
     // Picturebook checks the size itself (to report it as too large, with the numbers), so lift
     // libpng's own default cap of a million pixels per side.
     png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
-    // But cap what one ancillary chunk may allocate (text, ICC profile, EXIF: a few MB at most in
-    // any real scan) and how many are kept: a 44-byte file declaring a 2 GB tEXt chunk must not cost
-    // 2 GB. An over-long ancillary chunk is skipped with a warning; the image itself is unaffected.
+    // Cap what one ancillary chunk may decompress into (zTXt, iCCP: a few MB at most in any real
+    // scan) and how many are kept. (A chunk's declared length is bounded by the file itself, above.)
     png_set_chunk_malloc_max(d->png, 16u << 20);
     png_set_chunk_cache_max(d->png, 1000);
     png_read_info(d->png, d->info);

@@ -93,7 +93,7 @@ struct SeamContinuity: Sendable {
         let strip = max(2, Int(Double(w) * parameters.profileFraction))
         return SeamEdge(
             crossings: crossings(of: page, atRightEdge: atRightEdge),
-            profile: columnProfile(page, x0: atRightEdge ? w - strip : 0, width: strip, bins: min(parameters.profileBins, h)))
+            profile: SpreadDetector.columnProfile(page, x0: atRightEdge ? w - strip : 0, width: strip, bins: min(parameters.profileBins, h)))
     }
 
     /// The score of a facing pair, 0...1: the mean of the share of outline strength that pairs up
@@ -110,7 +110,7 @@ struct SeamContinuity: Sendable {
         guard a.count >= 16, b.count >= 16 else { return 0 }
         func channels(_ p: [RGB]) -> [[Double]] {
             [p.map { 0.299 * $0.x + 0.587 * $0.y + 0.114 * $0.z }, p.map { $0.x - $0.y }, p.map { 0.5 * ($0.x + $0.y) - $0.z }]
-                .map { highPass($0, radius: parameters.profileHighPassRadius) }
+                .map { SpreadDetector.highPass($0, radius: parameters.profileHighPassRadius) }
         }
         let ca = channels(a), cb = channels(b)
         var best = -1.0
@@ -136,17 +136,6 @@ struct SeamContinuity: Sendable {
         return best
     }
 
-    /// The profile minus its moving average over `radius` bins either side.
-    private func highPass(_ v: [Double], radius: Int) -> [Double] {
-        var prefix = [0.0]
-        prefix.reserveCapacity(v.count + 1)
-        for x in v { prefix.append(prefix[prefix.count - 1] + x) }
-        return v.indices.map { i in
-            let lo = max(0, i - radius), hi = min(v.count, i + radius + 1)
-            return v[i] - (prefix[hi] - prefix[lo]) / Double(hi - lo)
-        }
-    }
-
     /// Outlines crossing the band beside one edge.
     func crossings(of page: Bitmap<RGBA8>, atRightEdge: Bool) -> [SeamCrossing] {
         let w = page.width, h = page.height
@@ -156,8 +145,8 @@ struct SeamContinuity: Sendable {
         let strip = max(2, band / 4)
         let outerX = atRightEdge ? w - strip : 0
         let innerX = atRightEdge ? w - band : band - strip
-        let outer = columnProfile(page, x0: outerX, width: strip, bins: bins)
-        let inner = columnProfile(page, x0: innerX, width: strip, bins: bins)
+        let outer = SpreadDetector.columnProfile(page, x0: outerX, width: strip, bins: bins)
+        let inner = SpreadDetector.columnProfile(page, x0: innerX, width: strip, bins: bins)
         // Distance between the two columns in bin units, so a slope is bins per bin.
         let distance = Double(band - strip) / Double(h) * Double(bins)
         let go = gradient(outer), gi = gradient(inner)
@@ -224,29 +213,6 @@ struct SeamContinuity: Sendable {
     private func average(of profile: [RGB], _ range: Range<Int>) -> RGB {
         guard !range.isEmpty else { return profile[max(0, min(profile.count - 1, range.lowerBound))] }
         return profile[range].reduce(RGB.zero, +) / Double(range.count)
-    }
-
-    /// Mean colour of columns `x0..<x0+width` in `bins` rows.
-    private func columnProfile(_ page: Bitmap<RGBA8>, x0: Int, width: Int, bins: Int) -> [RGB] {
-        let w = page.width, h = page.height
-        let x0 = max(0, min(w - 1, x0)), x1 = min(w, x0 + width)
-        var out = [RGB](repeating: .zero, count: bins)
-        page.pixels.withUnsafeBufferPointer { p in
-            for bin in 0..<bins {
-                let y0 = bin * h / bins, y1 = max(y0 + 1, (bin + 1) * h / bins)
-                var r = 0, g = 0, b = 0
-                for y in y0..<y1 {
-                    for x in x0..<x1 {
-                        let px = p[y * w + x]
-                        r += Int(px.r)
-                        g += Int(px.g)
-                        b += Int(px.b)
-                    }
-                }
-                out[bin] = RGB(Double(r), Double(g), Double(b)) / Double((y1 - y0) * (x1 - x0))
-            }
-        }
-        return out
     }
 
     /// Central-difference colour gradient along the profile (Euclidean over RGB).

@@ -184,7 +184,13 @@ public struct SpreadDetector: Sendable {
         let skip = min(w - 1, Int(Double(w) * parameters.edgeSkipFraction))
         let strip = max(3, Int(Double(w) * parameters.stripFraction))
         let x0 = atRightEdge ? max(0, w - skip - strip) : min(w - 1, skip)
-        let x1 = min(w, x0 + strip)
+        return Self.columnProfile(page, x0: x0, width: strip, bins: bins)
+    }
+
+    /// Mean colour of columns `x0..<x0+width` (clipped to the page) in `bins` rows, top to bottom.
+    static func columnProfile(_ page: Bitmap<RGBA8>, x0: Int, width: Int, bins: Int) -> [RGB] {
+        let w = page.width, h = page.height
+        let x0 = max(0, min(w - 1, x0)), x1 = min(w, x0 + width)
         var out = [RGB](repeating: .zero, count: bins)
         page.pixels.withUnsafeBufferPointer { p in
             for bin in 0..<bins {
@@ -206,12 +212,14 @@ public struct SpreadDetector: Sendable {
     }
 
     /// The profile minus its own moving average: what is left are the edges crossing the gutter.
-    func highPass(_ v: [Double]) -> [Double] {
-        let radius = 8
+    func highPass(_ v: [Double]) -> [Double] { Self.highPass(v, radius: 8) }
+
+    /// `v` minus its moving average over `radius` entries either side.
+    static func highPass(_ v: [Double], radius: Int) -> [Double] {
         guard !v.isEmpty else { return [] }
         var prefix = [0.0]
         prefix.reserveCapacity(v.count + 1)
-        for x in v { prefix.append(prefix.last! + x) }
+        for x in v { prefix.append(prefix[prefix.count - 1] + x) }
         return v.indices.map { i in
             let lo = max(0, i - radius), hi = min(v.count, i + radius + 1)
             return v[i] - (prefix[hi] - prefix[lo]) / Double(hi - lo)

@@ -121,6 +121,7 @@ public final class ReaderServer: Sendable {
         logger.logLevel = configuration.verbose ? .info : .error
         // HEAD answers every GET route with the same headers (Content-Length included) and no body.
         let router = Router(options: .autoGenerateHeadEndpoints)
+        router.add(middleware: SecurityHeaders())
         router.add(middleware: JSONErrors())
         if configuration.verbose { router.add(middleware: LogRequestsMiddleware(.info)) }
         addRoutes(to: router)
@@ -184,7 +185,9 @@ public final class ReaderServer: Sendable {
                 guard let v = Double(s), v.isFinite, v >= 0.25, v <= 8 else {
                     throw APIError(.badRequest, "scale must be a number from 0.25 to 8, got '\(s)'")
                 }
-                scale = v
+                // Each distinct scale is a new cached image, so only the steps the reader asks for
+                // exist: halves, rounded up (7.5000001 and 7.5000002 are both 8, not two files).
+                scale = (v * 2).rounded(.up) / 2
             }
             return try await self.asset(.popout(boxID: box, scale: scale), request: request, context: context)
         }
@@ -241,7 +244,11 @@ public final class ReaderServer: Sendable {
             switch e {
             case .notFound(let m): throw APIError(.notFound, m)
             case .badRequest(let m): throw APIError(.badRequest, m)
-            case .failed(let m): throw APIError(.internalServerError, m)
+            case .failed(let m):
+                // The client learns which file is at fault, never where the server keeps it.
+                let relative = m.replacingOccurrences(of: book.directory + "/", with: "")
+                    .replacingOccurrences(of: configuration.booksDirectory + "/", with: "")
+                throw APIError(.internalServerError, relative)
             }
         }
     }
@@ -320,6 +327,34 @@ struct APIError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+/// On every response, errors included: no sniffing, no framing, no referrer, and a content policy
+/// that lets the reader's own files (and nothing else) run. Methods other than GET and HEAD get
+/// 405: the reader only reads.
+struct SecurityHeaders: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+        + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    static let frameOptions = HTTPFields.Element.Name("X-Frame-Options")!
+    static let referrerPolicy = HTTPFields.Element.Name("Referrer-Policy")!
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        if request.method == .get || request.method == .head {
+            response = try await next(request, context)
+        } else {
+            response = JSONErrors.error(.methodNotAllowed, "\(request.method) is not allowed here; the reader serves GET and HEAD")
+            response.headers[.allow] = "GET, HEAD"
+        }
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[Self.frameOptions] = "DENY"
+        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[Self.referrerPolicy] = "no-referrer"
+        return response
+    }
+}
+
 /// Turns every error (ours, the router's 404 for an unknown path, anything unexpected) into
 /// `{"error": "..."}` with the right status.
 struct JSONErrors: RouterMiddleware {
@@ -335,7 +370,8 @@ struct JSONErrors: RouterMiddleware {
             let message = e.body ?? (e.status == .notFound ? "no such path: \(request.uri.path)" : e.status.reasonPhrase)
             response = Self.error(e.status, message)
         } catch {
-            response = Self.error(.internalServerError, "\(error)")
+            FileHandle.standardError.write(Data("picturebook serve: \(request.uri.path): \(error)\n".utf8))
+            response = Self.error(.internalServerError, "internal error; the server's log has the details")
         }
         return request.method == .head ? response.createHeadResponse() : response
     }

@@ -184,6 +184,7 @@ func get(_ server: ReaderServer, _ uri: String, headers: HTTPFields = [:]) async
         #expect(r.status == .internalServerError)
         let message = try #require(try json(r)["error"] as? String)
         #expect(message.contains("page-002.jpg"))
+        #expect(!message.contains(Fixture.root), "500s never reveal where the server keeps its books: \(message)")
         // The rest of the book is served.
         let ok = try await get(Fixture.shared, "/api/books/truncated/pages/3/thumb?size=1x")
         #expect(ok.status == .ok)
