@@ -227,3 +227,20 @@ import Testing
         #expect(r.stdout.contains("control character"), "\(r.stdout)")
     }
 }
+
+extension BadPageTests {
+    @Test func renderGoesOnPastADamagedScan() throws {
+        let scratch = try Scratch()
+        let book = scratch.file("farm")
+        try FileManager.default.copyItem(atPath: OutputSizeLimitTests.repo + "/Books/good-morning-farm", toPath: book)
+        let page = book + "/page-004.jpg"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: page))
+        try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: page))
+        let out = scratch.file("screens")
+        let r = try CLI.run(["render", book, "--orientation", "portrait", "--pages", "3-5", "--out", out])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("page-004.jpg") || r.stderr.contains("004"), "\(r.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+        #expect(written.count == 2, "\(written)")
+    }
+}
