@@ -274,6 +274,10 @@ private struct Validator {
             error(path, "the image path is empty")
             return
         }
+        if image.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+            error(path, "the image path contains a control character (NUL, newline …); file names cannot")
+            return
+        }
         if image.hasPrefix("/") || (image.count >= 2 && image.dropFirst().first == ":") {
             error(path, "\(quote(image)) is an absolute path; give the path relative to the book folder, like \"images/p1.jpg\"")
             return

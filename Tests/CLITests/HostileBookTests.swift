@@ -188,3 +188,59 @@ import Testing
         #expect(!manifest.contains("p5.jpg"))
     }
 }
+
+/// `validate` reads headers; `validate --deep` decodes every scan, so damage past the header shows.
+@Suite struct DeepValidationTests {
+    @Test(arguments: ["truncated", "bitflipped"])
+    func damagedScansFailOnlyTheDeepCheck(_ damage: String) throws {
+        let scratch = try Scratch()
+        let dir = try HostileBookTests.book(in: scratch, id: "b1")
+        // A real photo-like JPEG page instead of the PNG, then damaged after its header.
+        var pixels: [RGBA8] = []
+        for i in 0..<(64 * 48) {
+            let r = UInt8((i * 7) % 256), g = UInt8((i / 64) * 5), b = UInt8((i * 13) % 256)
+            pixels.append(RGBA8(r: r, g: g, b: b))
+        }
+        let card = Bitmap<RGBA8>(width: 64, height: 48, pixels: pixels)
+        var jpeg = try JPEGEncoder.encode(card, options: .init())
+        if damage == "truncated" { jpeg = Array(jpeg.prefix(jpeg.count * 2 / 3)) } else {
+            for i in stride(from: jpeg.count / 2, to: jpeg.count - 40, by: 7) { jpeg[i] ^= 0x5A }
+        }
+        try Data(jpeg).write(to: URL(fileURLWithPath: dir + "/p1.jpg"))
+        let manifest = try String(contentsOfFile: dir + "/book.json", encoding: .utf8).replacingOccurrences(of: "p1.png", with: "p1.jpg")
+        try manifest.write(toFile: dir + "/book.json", atomically: true, encoding: .utf8)
+
+        let shallow = try CLI.run(["validate", dir])
+        #expect(shallow.status == 0, "\(shallow.stdout)\(shallow.stderr)")
+        let deep = try CLI.run(["validate", dir, "--deep"])
+        #expect(deep.status == 1)
+        #expect(deep.stdout.contains("pages[0].image"), "\(deep.stdout)")
+    }
+
+    @Test func aControlCharacterInAnImagePathIsAnError() throws {
+        let scratch = try Scratch()
+        let dir = try HostileBookTests.book(in: scratch, id: "b1")
+        let manifest = try String(contentsOfFile: dir + "/book.json", encoding: .utf8).replacingOccurrences(of: "\"p1.png\"", with: "\"p1\\u0000.png\"")
+        try manifest.write(toFile: dir + "/book.json", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["validate", dir])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("control character"), "\(r.stdout)")
+    }
+}
+
+extension BadPageTests {
+    @Test func renderGoesOnPastADamagedScan() throws {
+        let scratch = try Scratch()
+        let book = scratch.file("farm")
+        try FileManager.default.copyItem(atPath: OutputSizeLimitTests.repo + "/Books/good-morning-farm", toPath: book)
+        let page = book + "/page-004.jpg"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: page))
+        try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: page))
+        let out = scratch.file("screens")
+        let r = try CLI.run(["render", book, "--orientation", "portrait", "--pages", "3-5", "--out", out])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("page-004.jpg") || r.stderr.contains("004"), "\(r.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+        #expect(written.count == 2, "\(written)")
+    }
+}

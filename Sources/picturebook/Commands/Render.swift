@@ -118,45 +118,54 @@ struct RenderScreens: AsyncParsableCommand {
         }
 
         var warnedPages = Set<Int>()
+        // One screen that cannot be drawn (a page whose scan is damaged) does not stop the others:
+        // each failure is named, and the run exits 1 at the end.
+        var failures = 0
         for screen in screens {
-            let layout = Fit.layout(screen, of: book, in: viewport)
-            let path = out + "/" + screen.name + ".png"
-            var note = ""
-            let image: Bitmap<RGBA8>
-            switch mode {
-            case "popout":
-                let id = popout ?? screen.pages.lazy.compactMap { n in
-                    book.pages[n - 1].textBoxesInReadingOrder.first { $0.role != .pageNumber }?.id
-                }.first
-                guard let id else {
-                    Console.warning("\(screen.name): no text block to pop out; skipped")
-                    continue
+            do {
+                let layout = Fit.layout(screen, of: book, in: viewport)
+                let path = out + "/" + screen.name + ".png"
+                var note = ""
+                let image: Bitmap<RGBA8>
+                switch mode {
+                case "popout":
+                    let id = popout ?? screen.pages.lazy.compactMap { n in
+                        book.pages[n - 1].textBoxesInReadingOrder.first { $0.role != .pageNumber }?.id
+                    }.first
+                    guard let id else {
+                        Console.warning("\(screen.name): no text block to pop out; skipped")
+                        continue
+                    }
+                    let (img, g) = try renderer.renderPopout(layout, boxID: id)
+                    image = img
+                    note = " popout \(id) ×\(Self.format(g.magnification)) to \(Self.format(g.textSize)) pt"
+                        + (g.needsScroll ? ", scrolls \(Self.format(g.scrollExtent.width))×\(Self.format(g.scrollExtent.height)) pt" : "")
+                case "hint":
+                    image = try renderer.renderHint(layout)
+                case "cleartext":
+                    let (img, report) = try renderer.renderClearText(layout, language: language)
+                    image = img
+                    for n in report.pagesWithoutClearedImage where !warnedPages.contains(n) {
+                        warnedPages.insert(n)
+                        Console.warning("\(images.clearedPath(of: n) ?? "page \(n)") not found: page \(n) drawn over its scan (run `picturebook clear` first)")
+                    }
+                    let grown = report.blocks.filter(\.grew).count, scrolling = report.blocks.filter { $0.scrollExtent > 0 }
+                    note = " \(report.blocks.count) block\(report.blocks.count == 1 ? "" : "s") in \(language)"
+                        + (grown > 0 ? ", \(grown) grown" : "")
+                        + (scrolling.isEmpty ? "" : ", scrolling: " + scrolling.map { "\($0.boxID) +\(Self.format($0.scrollExtent)) pt" }.joined(separator: ", "))
+                        + (report.skipped.filter(\.duplicate).isEmpty ? "" : ", \(report.skipped.filter(\.duplicate).count) duplicate")
+                        + (report.skipped.filter { !$0.duplicate }.isEmpty ? "" : ", \(report.skipped.filter { !$0.duplicate }.count) without \(language) text")
+                default:
+                    image = try renderer.renderPages(layout)
                 }
-                let (img, g) = try renderer.renderPopout(layout, boxID: id)
-                image = img
-                note = " popout \(id) ×\(Self.format(g.magnification)) to \(Self.format(g.textSize)) pt"
-                    + (g.needsScroll ? ", scrolls \(Self.format(g.scrollExtent.width))×\(Self.format(g.scrollExtent.height)) pt" : "")
-            case "hint":
-                image = try renderer.renderHint(layout)
-            case "cleartext":
-                let (img, report) = try renderer.renderClearText(layout, language: language)
-                image = img
-                for n in report.pagesWithoutClearedImage where !warnedPages.contains(n) {
-                    warnedPages.insert(n)
-                    Console.warning("\(images.clearedPath(of: n) ?? "page \(n)") not found: page \(n) drawn over its scan (run `picturebook clear` first)")
-                }
-                let grown = report.blocks.filter(\.grew).count, scrolling = report.blocks.filter { $0.scrollExtent > 0 }
-                note = " \(report.blocks.count) block\(report.blocks.count == 1 ? "" : "s") in \(language)"
-                    + (grown > 0 ? ", \(grown) grown" : "")
-                    + (scrolling.isEmpty ? "" : ", scrolling: " + scrolling.map { "\($0.boxID) +\(Self.format($0.scrollExtent)) pt" }.joined(separator: ", "))
-                    + (report.skipped.filter(\.duplicate).isEmpty ? "" : ", \(report.skipped.filter(\.duplicate).count) duplicate")
-                    + (report.skipped.filter { !$0.duplicate }.isEmpty ? "" : ", \(report.skipped.filter { !$0.duplicate }.count) without \(language) text")
-            default:
-                image = try renderer.renderPages(layout)
+                try PNGEncoder.write(image, to: path, options: png)
+                Console.out("\(path): \(image.width)×\(image.height)\(note)")
+            } catch {
+                Console.error("\(screen.name): \(error)")
+                failures += 1
             }
-            try PNGEncoder.write(image, to: path, options: png)
-            Console.out("\(path): \(image.width)×\(image.height)\(note)")
         }
+        if failures > 0 { throw ExitCode.failure }
     }
 
     /// Renders the first selected screen `n` times (fresh page cache each time, so decoding is

@@ -20,6 +20,7 @@ struct Validate: ParsableCommand {
             Examples:
               picturebook validate Books/moon-rabbit
               picturebook validate Books/* --strict
+              picturebook validate Books/moon-rabbit --deep   # decode every scan, not just its header
               picturebook validate Books/moon-rabbit --json | jq '.books[].diagnostics[]'
             """)
 
@@ -32,12 +33,15 @@ struct Validate: ParsableCommand {
     @Flag(help: "Treat warnings as failures.")
     var strict = false
 
+    @Flag(help: "Decode every scan in full, strictly, instead of reading only its header: finds truncated and damaged files (slower).")
+    var deep = false
+
     func validate() throws {
         guard !books.isEmpty else { throw ValidationError("name at least one book folder, e.g. picturebook validate Books/moon-rabbit") }
     }
 
     func run() throws {
-        let imageSize = pageImageSize
+        let imageSize = deep ? deepPageImageSize : pageImageSize
         let report = ValidationReport(checks: books.map { BookCheck.run($0, imageSize: imageSize) }, strict: strict)
         if json {
             Console.out(String(JSONWriter.string(report.json).dropLast()))
@@ -57,4 +61,13 @@ struct Validate: ParsableCommand {
 func pageImageSize(_ path: String) -> (Int, Int)? {
     guard let info = try? ImageDecoder.info(file: path) else { return nil }
     return (info.orientedWidth, info.orientedHeight)
+}
+
+/// `validate --deep`: the size of a scan that decodes in full with the strict decoder (damage the
+/// libraries would conceal counts), or nil — so a truncated or bit-flipped scan is an error.
+func deepPageImageSize(_ path: String) -> (Int, Int)? {
+    var options = DecodeOptions()
+    options.strict = true
+    guard let bitmap = try? ImageDecoder.decode(file: path, options: options) else { return nil }
+    return (bitmap.width, bitmap.height)
 }
