@@ -5,7 +5,7 @@ SWIFT ?= swift
 CONFIG ?= release
 BIN = .build/$(CONFIG)/picturebook
 
-.PHONY: setup build demo test bench clean
+.PHONY: setup build demo test bench fuzz test-sanitize test-parallel clean
 
 setup:
 	@Tools/setup.sh
@@ -29,6 +29,18 @@ bench:
 	@Tools/bench-typeset.sh
 	@Tools/bench-render.sh
 	@Tools/bench-thumbs.sh
+
+# libFuzzer + AddressSanitizer over every harness (Tests/Fuzz/README.md); FUZZ_SECONDS per harness.
+fuzz:
+	@Tools/fuzz.sh
+
+# The whole Swift suite under AddressSanitizer, then ThreadSanitizer; slow, not part of CI.
+test-sanitize:
+	@Tools/test-sanitize.sh
+
+# make test five times in a fresh clone while another make test runs beside it.
+test-parallel:
+	@Tools/test-parallel.sh
 
 clean:
 	rm -rf .build

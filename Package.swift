@@ -102,6 +102,23 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        // Fuzz harnesses (Tests/Fuzz/README.md): `make fuzz` builds picturebook-fuzz with libFuzzer and
+        // ASan; built plainly it replays inputs, and FuzzRegressionTests runs every saved input.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "Codecs", "Raster", "BookModel", "Reader",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/Fuzz/FuzzTargets", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "picturebook-fuzz", dependencies: ["FuzzTargets"], path: "Tests/Fuzz/picturebook-fuzz",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], path: "Tests/Fuzz/RegressionTests",
+            swiftSettings: swiftSettings),
+
         .testTarget(name: "FileIOTests", dependencies: ["FileIO"], swiftSettings: swiftSettings),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: swiftSettings),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], swiftSettings: swiftSettings),

@@ -97,10 +97,15 @@ actor Preparations {
     private(set) var made = 0
     /// How many preparations were attempted and failed (tests check that a failure is remembered).
     private(set) var failed = 0
+    /// The cache's size bound, when one is set.
+    let budget: CacheBudget?
+
+    init(budget: CacheBudget? = nil) { self.budget = budget }
 
     func ensure(_ path: String, pool: WorkPool, make: @escaping @Sendable () throws -> [UInt8]) async throws {
         if let t = FileIO.modificationTime(path) {
             CacheUse.touchIfStale(path, modified: t)
+            await budget?.used(path)
             return
         }
         if let message = failures[path] { throw AssetError.failed(message) }
@@ -109,10 +114,12 @@ actor Preparations {
             return
         }
         let task = Task {
-            try await pool.run {
+            let size = try await pool.run {
                 let bytes = try make()
                 try AtomicFile.write(bytes, to: path)
+                return bytes.count
             }
+            await self.budget?.added(path, bytes: Int64(size))
         }
         running[path] = task
         defer { running[path] = nil }
@@ -158,7 +165,14 @@ struct AssetStore: Sendable {
     let cacheDirectory: String
     let containment: Containment
     let pool: WorkPool
-    let preparations = Preparations()
+    let preparations: Preparations
+
+    init(cacheDirectory: String, containment: Containment, pool: WorkPool, cacheLimit: Int64? = nil, protectFor: Double = 10) {
+        self.cacheDirectory = cacheDirectory
+        self.containment = containment
+        self.pool = pool
+        preparations = Preparations(budget: cacheLimit.map { CacheBudget(limit: $0, root: cacheDirectory, protectFor: protectFor) })
+    }
 
     /// Reads a file the server is allowed to serve, off the event loop.
     func read(_ path: String) async throws -> [UInt8] {
@@ -266,9 +280,14 @@ struct AssetStore: Sendable {
     }
 
     private func cached(folder: String, key: String, ext: String, label: String, make: @escaping @Sendable () throws -> [UInt8]) async throws -> Asset {
-        let path = try await ensure(folder: folder, key: key, ext: ext, label: label, make: make)
-        let bytes: [UInt8]
-        do { bytes = try await read(path) } catch { throw AssetError.failed("cannot read the prepared \(label): \(error)") }
+        var path = try await ensure(folder: folder, key: key, ext: ext, label: label, make: make)
+        var bytes: [UInt8]? = try? await read(path)
+        if bytes == nil {
+            // Removed by the cache bound between being found and being read: made again.
+            path = try await ensure(folder: folder, key: key, ext: ext, label: label, make: make)
+            bytes = try? await read(path)
+        }
+        guard let bytes else { throw AssetError.failed("cannot read the prepared \(label)") }
         return Asset(bytes: bytes, contentType: ext == "png" ? "image/png" : "image/jpeg", etag: ETag.of(key: Self.version + " " + key))
     }
 

@@ -3,6 +3,7 @@
 // response carries an ETag and Cache-Control; every error is `{"error": "..."}`.
 
 public import Hummingbird
+import HummingbirdCore
 import BookModel
 import FileIO
 import Foundation
@@ -21,6 +22,24 @@ public struct ReaderConfiguration: Sendable {
     public var workers: Int
     /// Log every request.
     public var verbose: Bool
+    /// The prepared-image cache's size bound in bytes (least recently used files go first);
+    /// nil leaves it unbounded.
+    public var cacheLimit: Int64? = ReaderConfiguration.defaultCacheLimit
+    /// Seconds a connection may stay without a complete request before it is closed. Covers
+    /// idle keep-alive connections and clients that send their headers a byte at a time.
+    public var idleTimeout: Double = 30
+    /// Open connections at most; further ones wait in the listen queue until one closes. nil:
+    /// what the process's file-descriptor limit allows, less a reserve for files.
+    public var maxConnections: Int?
+    /// Host names (without port) requests may name; nil accepts any. A server on a loopback
+    /// address accepts only loopback names by default, so a web page elsewhere cannot reach it
+    /// through DNS rebinding.
+    public var allowedHosts: Set<String>?
+
+    /// Cache files used this many seconds ago or less are not removed by the bound (tests set 0).
+    var cacheProtectSeconds: Double = 10
+
+    public static let defaultCacheLimit: Int64 = 4 << 30
 
     public init(
         booksDirectory: String, cacheDirectory: String = ReaderConfiguration.defaultCacheDirectory(), webRoot: String? = nil,
@@ -83,7 +102,9 @@ public final class ReaderServer: Sendable {
         }
         self.configuration = configuration
         library = Library(containment: containment)
-        store = AssetStore(cacheDirectory: cache, containment: containment, pool: WorkPool(width: configuration.workers))
+        store = AssetStore(
+            cacheDirectory: cache, containment: containment, pool: WorkPool(width: configuration.workers),
+            cacheLimit: configuration.cacheLimit, protectFor: configuration.cacheProtectSeconds)
     }
 
     /// How many cache files this process has prepared so far.
@@ -123,11 +144,16 @@ public final class ReaderServer: Sendable {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeaders())
         router.add(middleware: JSONErrors())
+        if let allowed = configuration.allowedHosts { router.add(middleware: HostCheck(allowed: allowed)) }
         if configuration.verbose { router.add(middleware: LogRequestsMiddleware(.info)) }
         addRoutes(to: router)
+        let cap = configuration.maxConnections ?? Connections.defaultCap()
         return Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(cap, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }

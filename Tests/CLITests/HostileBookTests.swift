@@ -243,4 +243,20 @@ extension BadPageTests {
         let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
         #expect(written.count == 2, "\(written)")
     }
+
+    /// A turn from page 3 to a damaged page 4: every frame is written, page 4 drawn blank and named, exit 1.
+    @Test func transitionGoesOnPastADamagedScan() throws {
+        let scratch = try Scratch()
+        let book = scratch.file("farm")
+        try FileManager.default.copyItem(atPath: OutputSizeLimitTests.repo + "/Books/good-morning-farm", toPath: book)
+        let page = book + "/page-004.jpg"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: page))
+        try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: page))
+        let out = scratch.file("frames")
+        let r = try CLI.run(["transition", book, "--kind", "turn", "--page", "3", "--frames", "4", "--out", out])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("page-004.jpg"), "\(r.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix("frame-") }
+        #expect(written.count == 4, "\(written)")
+    }
 }

@@ -15,7 +15,9 @@ struct Serve: AsyncParsableCommand {
             made once and reused across restarts; a book's own clear/ output from `picturebook clear` \
             is used as it is. Thumbnails of every book are prepared in the background at start \
             (--no-warm skips that). The cache only grows; --prune-cache first deletes the files \
-            of books no longer in BOOKS_DIR and files unused for 30 days.
+            of books no longer in BOOKS_DIR and files unused for 30 days. The cache is bounded by             --cache-size (default 4G): past it, the files used least recently are removed.
+
+            Many clients: connections that send no complete request within --idle-timeout seconds             (idle keep-alives, clients dribbling their headers) are closed; at most --max-connections             are open at once (default: what the file-descriptor limit allows, which serve raises to             the system's hard limit), the rest wait to be accepted. On a loopback address the server             answers only to loopback host names (localhost, 127.0.0.1, ::1), so a web page cannot             reach it by rebinding its own DNS name; on other addresses any name is accepted unless             --allowed-host lists them.
 
             Only files inside BOOKS_DIR are ever served. A folder that is not a valid book is listed \
             with its problems instead of stopping the server. The API is described in \
@@ -28,6 +30,8 @@ struct Serve: AsyncParsableCommand {
               picturebook serve                        # Books/ at http://127.0.0.1:8080/
               picturebook serve ~/Scans --port 0       # a free port; the line says which
               picturebook serve --host 0.0.0.0         # reachable from a phone on the LAN
+              picturebook serve --host 0.0.0.0 --allowed-host books.example.org --cache-size 20G
+                                                       # behind a reverse proxy, a large library
               picturebook serve --web-root Sources/Reader/Web --verbose
                                                        # develop the app, log requests
             """)
@@ -56,6 +60,18 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Before serving, delete cached images of books no longer in the folder and those unused for 30 days.")
     var pruneCache = false
 
+    @Option(help: ArgumentHelp("Bound on the prepared-image cache, e.g. 500M, 4G; 0 for no bound.", valueName: "size"))
+    var cacheSize: String = "4G"
+
+    @Option(help: ArgumentHelp("Seconds a connection may go without a complete request before it is closed.", valueName: "seconds"))
+    var idleTimeout: Double = 30
+
+    @Option(help: "Open connections at most (default: the file-descriptor limit less a reserve).")
+    var maxConnections: Int?
+
+    @Option(help: ArgumentHelp("A host name requests may use (repeat for several; * for any).", valueName: "name"))
+    var allowedHost: [String] = []
+
     @Flag(help: "Log every request on stderr.")
     var verbose = false
 
@@ -72,9 +88,32 @@ struct Serve: AsyncParsableCommand {
             Console.error("serve: \(books): no such books folder (give the folder that holds one subfolder per book)")
             throw ExitCode.failure
         }
+        guard let cacheBytes = ReaderConfiguration.parseSize(cacheSize) else {
+            Console.error("serve: --cache-size must be a size such as 500M or 4G (0 for no bound), got '\(cacheSize)'")
+            throw ExitCode.failure
+        }
+        guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 86_400 else {
+            Console.error("serve: --idle-timeout must be 0.1...86400 seconds, got \(idleTimeout)")
+            throw ExitCode.failure
+        }
+        let descriptors = Connections.raiseDescriptorLimit()
+        if let maxConnections, !(1...descriptors).contains(maxConnections) {
+            Console.error("serve: --max-connections must be 1...\(descriptors) (the file-descriptor limit), got \(maxConnections)")
+            throw ExitCode.failure
+        }
         var config = ReaderConfiguration(booksDirectory: books, webRoot: webRoot, verbose: verbose)
         if let cache { config.cacheDirectory = cache }
         if let jobs { config.workers = jobs }
+        config.cacheLimit = cacheBytes == 0 ? nil : cacheBytes
+        config.idleTimeout = idleTimeout
+        config.maxConnections = maxConnections
+        if allowedHost.contains("*") {
+            config.allowedHosts = nil
+        } else {
+            let given = Set(allowedHost.map { Connections.normalisedHostName($0) })
+            let defaults = Connections.defaultAllowedHosts(bindAddress: host)
+            config.allowedHosts = given.isEmpty ? defaults : given.union(defaults ?? [])
+        }
         let server: ReaderServer
         do { server = try ReaderServer(configuration: config) } catch {
             Console.error("serve: \(error)")

@@ -118,10 +118,22 @@ struct TransitionFrames: AsyncParsableCommand {
         }
         var previews: [Int: Bitmap<RGBA8>] = [:]
         let cap = Double(max(vp.pixelWidth, vp.pixelHeight))
-        for (n, side) in largest {
+        // A page whose scan cannot be read is drawn as a plain grey sheet and named; every frame
+        // is still written (the motion is what the frames show), and the run exits 1.
+        var unreadable = 0
+        for (n, side) in largest.sorted(by: { $0.key < $1.key }) {
             let isRegion = sampled.contains { $0.placements.contains { if case .pageRegion(n, _) = $0.content { true } else { false } } }
             let p = book.pages[n - 1]
-            previews[n] = try images.preview(n, maxSide: isRegion ? max(p.width, p.height) : Int(min(side, cap * 1.5).rounded(.up)))
+            let maxSide = isRegion ? max(p.width, p.height) : Int(min(side, cap * 1.5).rounded(.up))
+            do {
+                previews[n] = try images.preview(n, maxSide: maxSide)
+            } catch {
+                Console.error("transition: page \(n) (\(p.image)): \(error); drawn as a blank grey page")
+                let (w, h) = Bitmap<RGBA8>.fittedSize(
+                    width: max(1, p.width), height: max(1, p.height), maxWidth: maxSide, maxHeight: maxSide, allowEnlarging: true)
+                previews[n] = Bitmap(width: w, height: h, fill: RGBA8(gray: 200))
+                unreadable += 1
+            }
         }
         let renderer = ScreenRenderer(images: images)
         try FileIO.createDirectory(out)
@@ -141,5 +153,14 @@ struct TransitionFrames: AsyncParsableCommand {
             try AtomicFile.write(try APNG.assemble(frames: encoded, delayMilliseconds: Int((1000 / fps).rounded())), to: path)
             Console.out("\(path): animated PNG, \(encoded.count) frames at \(Int(fps)) fps")
         }
+        if unreadable > 0 {
+            throw TransitionFailure(pages: unreadable)
+        }
     }
+}
+
+/// Frames were written, but some pages in them could not be read (each was named on stderr).
+struct TransitionFailure: Error, CustomStringConvertible {
+    let pages: Int
+    var description: String { "\(pages) page\(pages == 1 ? "" : "s") could not be read and \(pages == 1 ? "was" : "were") drawn blank" }
 }

@@ -1,0 +1,92 @@
+// The fuzz harnesses: what each one feeds its input to, and what it checks beyond "does not
+// crash". The same functions run under libFuzzer (`make fuzz`, an instrumented build of
+// `picturebook-fuzz`) and, uninstrumented, in FuzzRegressionTests over every file of
+// Tests/Fuzz/Corpus, so an input that once crashed stays a test.
+
+public import Foundation
+import BookModel
+import Codecs
+import Raster
+
+/// One fuzz target.
+public enum Harness: String, CaseIterable, Sendable {
+    /// PNG bytes → header, RGBA decode, gray decode, row-by-row decode.
+    case png
+    /// JPEG bytes → header, RGBA decode at full and reduced scale, gray decode, strict decode.
+    case jpeg
+    /// book.json bytes → parse + validate; a manifest that loads must survive encode → decode.
+    case book
+    /// An HTTP request (method line, headers) → the reader server's router, over Books/.
+    case request
+
+    /// What the harness found wrong other than a crash (libFuzzer turns a trap into a finding,
+    /// so the instrumented build stops on these; the regression tests report them).
+    public struct Violation: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs one input. Throws only for a broken property; decoding errors are the expected
+    /// outcome for most inputs and are swallowed.
+    public func run(_ bytes: [UInt8]) throws(Violation) {
+        switch self {
+        case .png, .jpeg: try Self.image(bytes)
+        case .book: try Self.book(bytes)
+        case .request: _ = try RequestHarness.shared.status(bytes)
+        }
+    }
+
+    /// The status the reader server answers a request input with (nil: not a request).
+    public static func responseStatus(_ bytes: [UInt8]) throws(Violation) -> Int? {
+        try RequestHarness.shared.status(bytes)
+    }
+
+    /// Small ceilings, so that a valid input declaring a big image is refused in microseconds and
+    /// libFuzzer's RSS limit catches any allocation a declared length could still force
+    /// (the decoders must never allocate more than the limits allow, whatever the file says).
+    static let options = DecodeOptions(limits: DecodeLimits(maxDimension: 4096, maxPixels: 2_000_000))
+
+    static func image(_ bytes: [UInt8]) throws(Violation) {
+        let name = "fuzz-input"
+        guard let info = try? ImageDecoder.info(bytes, name: name) else {
+            // A file whose header does not read must not decode either.
+            if (try? ImageDecoder.decode(bytes, name: name, options: options)) != nil {
+                throw Violation(description: "decoded an image whose header was refused")
+            }
+            return
+        }
+        var options = options
+        if let rgba = try? ImageDecoder.decode(bytes, name: name, options: options) {
+            guard options.limits.allows(width: rgba.width, height: rgba.height) else {
+                throw Violation(description: "decoded \(rgba.width)×\(rgba.height), past the limits")
+            }
+            guard rgba.width == info.orientedWidth, rgba.height == info.orientedHeight else {
+                throw Violation(description: "header says \(info.orientedWidth)×\(info.orientedHeight), pixels are \(rgba.width)×\(rgba.height)")
+            }
+        }
+        _ = try? ImageDecoder.decodeGray(bytes, name: name, options: options)
+        if info.format == .jpeg {
+            options.jpegScale = .eighth
+            _ = try? ImageDecoder.decode(bytes, name: name, options: options)
+            options.jpegScale = .full
+            options.fastJPEG = true
+        }
+        options.strict = true
+        _ = try? ImageDecoder.decode(bytes, name: name, options: options)
+        if ImageDecoder.canDecodeRows(info, options: options) {
+            var rows = 0
+            _ = try? ImageDecoder.decodeRows(bytes, name: name, options: options) { _, first, count in
+                rows = max(rows, first + count)
+            }
+            if rows > info.height { throw Violation(description: "row decoding delivered \(rows) rows of \(info.height)") }
+        }
+    }
+
+    static func book(_ bytes: [UInt8]) throws(Violation) {
+        guard let (book, _) = try? Book.decode(bytes) else { return }
+        let again = book.encoded()
+        guard let (reread, _) = try? Book.decode(again) else {
+            throw Violation(description: "a valid manifest, written back, no longer loads")
+        }
+        guard reread == book else { throw Violation(description: "encode → decode changed the book") }
+    }
+}
