@@ -5,7 +5,7 @@ SWIFT ?= swift
 CONFIG ?= release
 BIN = .build/$(CONFIG)/picturebook
 
-.PHONY: setup build demo test bench fuzz test-sanitize test-parallel clean
+.PHONY: setup build demo test corpus bench fuzz test-sanitize test-parallel clean
 
 setup:
 	@Tools/setup.sh
@@ -16,11 +16,16 @@ build: setup
 demo: build
 	@Tools/demo.sh $(BIN)
 
-test:
+test: corpus
 	@Tools/setup.sh --browser
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@Tools/test-browser.sh
+
+# The hand-checked real corpus (Benchmarks/RealCorpus): every page unchanged, every truth box inside
+# its image. Plain python3, a second or two.
+corpus:
+	@python3 Tools/real-corpus.py --quiet
 
 # Long peer comparisons; not part of CI.
 bench:
