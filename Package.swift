@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "Reader",
             dependencies: [
-                "Preparation", "BookModel", "Codecs", "FileIO", "Raster", "Geometry", "Layout", "Typesetting",
+                "Preparation", "BookModel", "Codecs", "FileIO", "Raster", "Geometry", "Layout", "Typesetting", "Formats",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.copy("Web")],

@@ -103,8 +103,11 @@ public enum IIIF {
         if let role = page.role { entry("Page role", role.rawValue) }
         if page.single { entry("Single page", "yes") }
         if !metadata.isEmpty { c["metadata"] = .array(metadata) }
+        // With an image service the painted image is the service's full-size JPEG (what a
+        // level-0 service must serve); without one it is the scan file under the base URL.
         var image: JSONObject = [
-            "id": .string(urls.image(page)), "type": "Image", "format": .string(mediaType(ofPath: page.image)),
+            "id": .string(imageService ? urls.imageService(n) + "/full/max/0/default.jpg" : urls.image(page)), "type": "Image",
+            "format": .string(imageService ? "image/jpeg" : mediaType(ofPath: page.image)),
             "width": .number(JSONNumber(page.width)), "height": .number(JSONNumber(page.height)),
         ]
         if imageService {

@@ -125,6 +125,7 @@ public final class ReaderServer: Sendable {
         router.add(middleware: JSONErrors())
         if configuration.verbose { router.add(middleware: LogRequestsMiddleware(.info)) }
         addRoutes(to: router)
+        addIIIFRoutes(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
