@@ -17,7 +17,10 @@ public enum CBZ {
         public var pages: [Int]
 
         public init(bytes: [UInt8], width: Int, height: Int, pages: [Int]) {
-            (self.bytes, self.width, self.height, self.pages) = (bytes, width, height, pages)
+            self.bytes = bytes
+            self.width = width
+            self.height = height
+            self.pages = pages
         }
     }
 
@@ -50,12 +53,7 @@ public enum CBZ {
             let name = String(repeating: "0", count: digits - number.count) + number + "." + ext
             try zip.add(name, image.bytes, method: .store)
             let first = book.pages[image.pages[0] - 1]
-            let type: String
-            switch first.role {
-            case .cover?: type = "FrontCover"
-            case .backCover?: type = "BackCover"
-            default: type = "Story"
-            }
+            let type = first.role == .cover ? "FrontCover" : first.role == .backCover ? "BackCover" : "Story"
             let double = image.pages.count == 2 || composer.isWideScan(image.pages[0], in: book)
             pageEntries += "    <Page" + XMLText.attribute("Image", k) + XMLText.attribute("Type", type)
             if double { pageEntries += " DoublePage=\"true\"" }

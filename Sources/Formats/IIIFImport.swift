@@ -153,7 +153,7 @@ public enum IIIFImport {
 
     /// A IIIF language map as text: one value for "none" (or a single language) is plain text.
     static func localized(_ v: JSONValue?) -> LocalizedText? {
-        guard let o = v?.objectValue, !o.isEmpty else { return v?.stringValue.map { .plain($0) } }
+        guard let o = v?.objectValue, !o.isEmpty else { return v?.stringValue.map { LocalizedText.plain($0) } }
         var map = LanguageMap()
         for member in o {
             let text = (member.value.arrayValue ?? [member.value]).compactMap(\.stringValue).joined(separator: "\n")

@@ -4,7 +4,7 @@
 // other producers' ids are kept when they are valid box ids and replaced by b1, b2, … otherwise.
 
 public import BookModel
-public import Geometry
+import Geometry
 
 /// The text found in one page's ALTO or hOCR file.
 public struct ImportedPageText: Sendable {
@@ -61,7 +61,7 @@ public enum PageTextImport {
         let root = try XMLReader.parse(bytes, file: file)
         guard root.name == "html" else { throw .unsupportedDocument(file: file, reason: "not hOCR: the root element is <\(root.name)>, not <html>") }
         let all = [root] + root.descendants("div") + root.descendants("p") + root.descendants("span")
-        func hasClass(_ e: XMLElement, _ c: String) -> Bool { (e.attributes["class"] ?? "").split(separator: " ").contains { $0 == c } }
+        func hasClass(_ e: MarkupElement, _ c: String) -> Bool { (e.attributes["class"] ?? "").split(separator: " ").contains { $0 == c } }
         guard let page = all.first(where: { hasClass($0, "ocr_page") }) else {
             throw .unsupportedDocument(file: file, reason: "not hOCR: no element of class ocr_page")
         }

@@ -3,10 +3,10 @@
 // fetched or expanded — no entity bombs), no namespaces beyond stripping prefixes, which both
 // formats use in only one way. Malformed input is an error with its line, never a crash.
 
-final class XMLElement {
+final class MarkupElement {
     let name: String
     var attributes: [String: String]
-    var children: [XMLElement] = []
+    var children: [MarkupElement] = []
     /// Character data directly inside this element, in order, with the child index it precedes.
     var text = ""
     /// Text content of this element and all its descendants, in document order.
@@ -24,7 +24,7 @@ final class XMLElement {
         pieces.append(.text(s))
     }
 
-    func appendChild(_ e: XMLElement) {
+    func appendChild(_ e: MarkupElement) {
         pieces.append(.child(children.count))
         children.append(e)
     }
@@ -41,9 +41,9 @@ final class XMLElement {
     }
 
     /// Every descendant (depth first, document order) whose local name is `name`.
-    func descendants(_ name: String) -> [XMLElement] {
-        var out: [XMLElement] = []
-        func walk(_ e: XMLElement) {
+    func descendants(_ name: String) -> [MarkupElement] {
+        var out: [MarkupElement] = []
+        func walk(_ e: MarkupElement) {
             for c in e.children {
                 if c.name == name { out.append(c) }
                 walk(c)
@@ -53,7 +53,7 @@ final class XMLElement {
         return out
     }
 
-    func child(_ name: String) -> XMLElement? { children.first { $0.name == name } }
+    func child(_ name: String) -> MarkupElement? { children.first { $0.name == name } }
 }
 
 struct XMLReader {
@@ -71,7 +71,7 @@ struct XMLReader {
         self.file = file
     }
 
-    static func parse(_ bytes: [UInt8], file: String) throws(FormatError) -> XMLElement {
+    static func parse(_ bytes: [UInt8], file: String) throws(FormatError) -> MarkupElement {
         var r = XMLReader(bytes, file: file)
         return try r.document()
     }
@@ -96,10 +96,10 @@ struct XMLReader {
         advance(s.utf8.count)
     }
 
-    private mutating func document() throws(FormatError) -> XMLElement {
+    private mutating func document() throws(FormatError) -> MarkupElement {
         if starts("\u{FEFF}") { advance(3) }
-        var root: XMLElement?
-        var stack: [XMLElement] = []
+        var root: MarkupElement?
+        var stack: [MarkupElement] = []
         while i < b.count {
             if b[i] == UInt8(ascii: "<") {
                 if starts("<?") { try skip(until: "?>", what: "processing instruction"); continue }
@@ -152,7 +152,7 @@ struct XMLReader {
                     // Prefixed attributes keep their prefix (xml:lang and lang are different keys).
                     attributes[key] = try decodeEntities(raw)
                 }
-                let element = XMLElement(name: localName(name), attributes: attributes)
+                let element = MarkupElement(name: localName(name), attributes: attributes)
                 if let parent = stack.last {
                     parent.appendChild(element)
                 } else {

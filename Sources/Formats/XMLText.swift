@@ -55,14 +55,10 @@ struct TextLayout {
         for (k, words) in rawLines.enumerated() {
             // Vertical text (Mongolian, vertical CJK) stacks its lines left to right across the
             // box and its words down each line; horizontal text the other way round.
-            let (lx, ly, lw, lh): (Int, Int, Int, Int)
-            if vertical {
-                let x0 = x + width * k / n, x1 = x + width * (k + 1) / n
-                (lx, ly, lw, lh) = (x0, y, max(x1 - x0, 1), height)
-            } else {
-                let y0 = y + height * k / n, y1 = y + height * (k + 1) / n
-                (lx, ly, lw, lh) = (x, y0, width, max(y1 - y0, 1))
-            }
+            let x0 = x + width * k / n, x1 = x + width * (k + 1) / n
+            let y0 = y + height * k / n, y1 = y + height * (k + 1) / n
+            let lx = vertical ? x0 : x, ly = vertical ? y : y0
+            let lw = vertical ? max(x1 - x0, 1) : width, lh = vertical ? height : max(y1 - y0, 1)
             let along = vertical ? lh : lw
             // A space's share between words, counted as one character.
             let units = words.reduce(0) { $0 + $1.count } + max(words.count - 1, 0)

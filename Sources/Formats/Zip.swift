@@ -18,7 +18,12 @@ public struct ZipWriter: Sendable {
     public struct Timestamp: Sendable {
         public var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
         public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-            (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+            self.year = year
+            self.month = month
+            self.day = day
+            self.hour = hour
+            self.minute = minute
+            self.second = second
         }
 
         var dosDate: UInt16 {

@@ -35,19 +35,21 @@ enum Tool {
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
         if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
+        // stderr goes to a file, so a chatty tool can never block on a pipe nobody reads yet.
+        let errPath = NSTemporaryDirectory() + "pb-formats-stderr-" + UUID().uuidString
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errPath) }
+        let errFile = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let out = Pipe()
         p.standardOutput = out
-        p.standardError = err
+        p.standardError = errFile
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        // Both pipes drained concurrently so neither can fill and block the child.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return ToolResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        try errFile.close()
+        let e = FileManager.default.contents(atPath: errPath) ?? Data()
+        return ToolResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
     /// The `picturebook` binary built beside the test bundle.

@@ -84,7 +84,7 @@ struct Export: ParsableCommand {
                 }
                 Console.err("export: \(loaded.pages.count) \(format.rawValue) file(s) in \(out)")
             case .iiif:
-                let name = BookDirectory.stem(of: URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent)
+                let name = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
                 let base = baseURL ?? "http://localhost:8080/iiif/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? "book")
                 let target = FileIO.isDirectory(out) ? out + "/manifest.json" : out
                 try AtomicFile.write(IIIF.manifest(book: loaded, baseURL: base, imageService: imageService), to: target)

@@ -64,13 +64,9 @@ struct Import: ParsableCommand {
         }
         try reportingFailure {
             guard FileIO.exists(source) else { throw FormatError.nothingToImport(path: source, reason: "no such file or folder") }
-            var book: Book
-            var copies: [(from: String, to: String)] = []
-            if FileIO.isDirectory(source) {
-                (book, copies) = try importFolder()
-            } else {
-                (book, copies) = try importManifest()
-            }
+            let imported = FileIO.isDirectory(source) ? try importFolder() : try importManifest()
+            var book = imported.book
+            let copies = imported.copies
             try FileIO.createDirectory(out)
             let sameFolder = URL(fileURLWithPath: out).standardizedFileURL.path == URL(fileURLWithPath: source).standardizedFileURL.path
             if !sameFolder {
@@ -92,7 +88,7 @@ struct Import: ParsableCommand {
 
     // MARK: - Folder of scans
 
-    func importFolder() throws -> (Book, [(from: String, to: String)]) {
+    func importFolder() throws -> (book: Book, copies: [(from: String, to: String)]) {
         let dir = source.hasSuffix("/") && source.count > 1 ? String(source.dropLast()) : source
         var unreadable: [String] = []
         var book = try Book.make(
@@ -105,7 +101,8 @@ struct Import: ParsableCommand {
             let page = book.pages[k]
             let stem = BookDirectory.stem(of: page.image)
             let candidates: [(String, Bool)] = [(".alto.xml", true), (".xml", true), (".hocr", false), (".hocr.html", false), (".html", false)]
-            guard let (path, isALTO) = candidates.lazy.map({ (dir + "/" + stem + $0.0, $0.1) }).first(where: { FileIO.exists($0.0) }) else { continue }
+            guard let textFile = candidates.lazy.map({ (path: dir + "/" + stem + $0.0, isALTO: $0.1) }).first(where: { FileIO.exists($0.path) }) else { continue }
+            let (path, isALTO) = textFile
             let bytes = try FileIO.read(path, limit: 64 << 20)
             let text = isALTO
                 ? try PageTextImport.alto(bytes, file: path, defaultLanguage: fallback)
@@ -135,16 +132,16 @@ struct Import: ParsableCommand {
 
     // MARK: - IIIF manifest
 
-    func importManifest() throws -> (Book, [(from: String, to: String)]) {
+    func importManifest() throws -> (book: Book, copies: [(from: String, to: String)]) {
         let bytes = try FileIO.read(source, limit: BookDirectory.manifestSizeLimit)
         var imported = try IIIFImport.manifest(bytes, file: source)
         let base = URL(fileURLWithPath: source).deletingLastPathComponent().path
         var copies: [(from: String, to: String)] = []
         for (k, url) in imported.imageURLs.enumerated() {
-            guard let (path, relative) = Self.localScan(url, near: base) else {
+            guard let scan = Self.localScan(url, near: base) else {
                 throw FormatError.badManifest(file: source, reason: "the scan of canvas \(k + 1), \(url), is not on this disk (looked for the end of its path under \(base))")
             }
-            copies.append((path, relative))
+            copies.append((scan.path, scan.relative))
         }
         if !languages.isEmpty {
             imported.book.languages = languages + imported.book.languages.filter { !languages.contains($0) }
