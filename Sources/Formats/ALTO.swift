@@ -50,7 +50,7 @@ public enum ALTO {
             if let role = box.role { s += XMLText.attribute("TAGREFS", roleTagID(role.rawValue)) }
             if let c = box.confidence, c.isFinite, (0...1).contains(c) { s += " PC=\"\(c)\"" }
             s += XMLText.attribute("LANG", language)
-            let layout = TextLayout(text: text, x: r.x, y: r.y, width: r.width, height: r.height, vertical: box.orientation == .vertical)
+            let layout = TextLayout(text: text, x: r.x, y: r.y, width: r.width, height: r.height, vertical: box.orientation == .vertical, rightToLeft: Script.isRightToLeft(language))
             if layout.lines.isEmpty {
                 s += "/>\n"
                 continue

@@ -32,7 +32,7 @@ public enum HOCR {
             s += "<p class=\"ocr_par\"" + XMLText.attribute("id", "par_" + box.id) + XMLText.attribute("lang", language)
             s += XMLText.attribute("xml:lang", language) + XMLText.attribute("dir", Script.direction(language))
             s += XMLText.attribute("title", bbox(r.x, r.y, r.width, r.height)) + ">\n"
-            let layout = TextLayout(text: text, x: r.x, y: r.y, width: r.width, height: r.height, vertical: box.orientation == .vertical)
+            let layout = TextLayout(text: text, x: r.x, y: r.y, width: r.width, height: r.height, vertical: box.orientation == .vertical, rightToLeft: Script.isRightToLeft(language))
             for line in layout.lines {
                 lineCounter += 1
                 s += "<span class=\"ocr_line\" id=\"line_\(lineCounter)\"" + XMLText.attribute("title", bbox(line.x, line.y, line.width, line.height)) + ">"

@@ -24,6 +24,9 @@ public enum IIIFImport {
         guard let items = m["items"]?.arrayValue, !items.isEmpty else { throw .badManifest(file: file, reason: "it has no canvases (items)") }
 
         var languages: [String] = []
+        // Our export names every printed label in the canvas metadata; its canvas labels for
+        // unlabelled pages ("Cover", "[3]") are for viewers and must not become printed labels.
+        let fromPicturebook = metadataValue(m, "Languages") != nil
         if let list = metadataValue(m, "Languages") {
             languages = list.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
         }
@@ -46,7 +49,7 @@ public enum IIIFImport {
             var page = Page(image: url, width: w, height: h)
             if let label = metadataValue(c, "Page label") {
                 page.label = label
-            } else if let label = localized(c["label"])?.description, !label.isEmpty {
+            } else if !fromPicturebook, let label = localized(c["label"])?.description, !label.isEmpty {
                 page.label = label
             }
             if let role = metadataValue(c, "Page role") { page.role = PageRole(rawValue: role) }

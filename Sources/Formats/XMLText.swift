@@ -46,7 +46,7 @@ struct TextLayout {
 
     var lines: [Line]
 
-    init(text: String, x: Int, y: Int, width: Int, height: Int, vertical: Bool = false) {
+    init(text: String, x: Int, y: Int, width: Int, height: Int, vertical: Bool = false, rightToLeft: Bool = false) {
         let rawLines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" })
             .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{3000}" }).map(String.init) }
             .filter { !$0.isEmpty }
@@ -72,7 +72,9 @@ struct TextLayout {
                 if vertical {
                     placed.append(Word(text: w, x: lx, y: ly + start, width: lw, height: min(end, along) - start))
                 } else {
-                    placed.append(Word(text: w, x: lx + start, y: ly, width: min(end, along) - start, height: lh))
+                    // Right-to-left lines start at the right edge: the first word read is rightmost.
+                    let wx = rightToLeft ? lx + lw - min(end, along) : lx + start
+                    placed.append(Word(text: w, x: wx, y: ly, width: min(end, along) - start, height: lh))
                 }
             }
             lines.append(Line(x: lx, y: ly, width: lw, height: lh, words: placed))

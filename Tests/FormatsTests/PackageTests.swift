@@ -70,12 +70,11 @@ struct PackageTests {
             return
         }
         let dir = try TempDir()
-        // Salma has spreads and Arabic; little-horse vertical Mongolian; an RTL copy turns the
-        // page progression round.
+        // Salma has spreads and Arabic; little-horse vertical Mongolian, here also turned right to
+        // left. (epubcheck takes a minute a book on a loaded machine, so two books cover it all.)
         let books = [
             try dir.copyBook("salmas-red-kite"),
-            try dir.copyBook("little-horse"),
-            try dir.copyBook("good-morning-farm", as: "farm-rtl") { $0.readingDirection = .rightToLeft },
+            try dir.copyBook("little-horse", as: "horse-rtl") { $0.readingDirection = .rightToLeft },
         ]
         for book in books {
             let out = book + ".epub"
