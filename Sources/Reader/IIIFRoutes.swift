@@ -49,15 +49,15 @@ extension ReaderServer {
         }
     }
 
-    /// HTTP/1.1's Host header (swift-http-types names only HTTP/2's :authority, which the server
-    /// fills from it; requests made in tests carry the header alone).
+    /// HTTP/1.1's Host header. The HTTP/1 server moves it into the request's authority; a request
+    /// that still carries the header (as made in tests) is taken at its word first.
     static let hostField = HTTPField.Name("Host")
 
     /// The public URL of a book's IIIF resources, from the Host the client used (the only
     /// address of this server the client is known to reach). A Host header that is not a plain
     /// host[:port] is not echoed into documents.
     static func iiifBase(_ request: Request, id: String) -> String {
-        let host = request.head.authority ?? hostField.flatMap { request.headers[$0] } ?? ""
+        let host = hostField.flatMap { request.headers[$0] } ?? request.head.authority ?? ""
         let plain = !host.isEmpty && host.utf8.count <= 255 && host.unicodeScalars.allSatisfy { c in
             c.properties.isASCIIHexDigit || ("a"..."z").contains(c) || ("A"..."Z").contains(c) || c == "." || c == ":" || c == "-" || c == "[" || c == "]"
         }

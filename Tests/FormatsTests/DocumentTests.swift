@@ -84,8 +84,9 @@ struct DocumentTests {
                 let file = dir.path + "/" + HOCR.fileName(for: book.pages[n - 1])
                 try Data(HOCR.document(book: book, pageNumber: n)).write(to: URL(fileURLWithPath: file))
                 let r = try Tool.run(check, [file])
-                // hocr-check reports TAP: a line "not ok N - …" per failed check.
-                #expect(r.status == 0 && r.stdout.contains("ok 1 -") && !r.stdout.contains("not ok"), "\(name) page \(n): \(r.stdout) \(r.stderr)")
+                // hocr-check reports TAP on stderr: a line "not ok N - …" per failed check.
+                let tap = r.stdout + r.stderr
+                #expect(r.status == 0 && tap.contains("ok 1 -") && !tap.contains("not ok"), "\(name) page \(n): \(tap)")
             }
         }
         let book = try Book.load(directory: Self.salma).book

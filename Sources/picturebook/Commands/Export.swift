@@ -65,6 +65,10 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
+        guard FileIO.exists(book) else {
+            Console.error("export: \(book): no such book folder")
+            throw ExitCode.failure
+        }
         let (directory, _) = BookDirectory.resolve(book)
         let loaded: Book
         do { loaded = try Book.load(directory: directory).book } catch {
