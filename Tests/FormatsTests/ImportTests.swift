@@ -128,6 +128,8 @@ struct ImportTests {
             ("{\"type\": \"Manifest\", \"items\": []}", "no canvases"),
             ("{\"type\": \"Manifest\", \"items\": [{\"type\": \"Canvas\", \"id\": \"c1\", \"width\": 10, \"height\": 10}]}", "paints no image"),
             ("{\"type\": \"Manifest\", \"items\": [{\"type\": \"Canvas\", \"id\": \"c1\", \"width\": 10, \"height\": 10, \"items\": [{\"items\": [{\"motivation\": \"painting\", \"body\": {\"id\": \"https://x.org/missing.jpg\"}}]}]}]}", "not on this disk"),
+            // A file:// URL outside the manifest's folder is not followed (it could name any file).
+            ("{\"type\": \"Manifest\", \"items\": [{\"type\": \"Canvas\", \"id\": \"c1\", \"width\": 10, \"height\": 10, \"items\": [{\"items\": [{\"motivation\": \"painting\", \"body\": {\"id\": \"file://\(Repo.book("good-morning-farm"))/page-001.jpg\"}}]}]}]}", "not on this disk"),
         ]
         for (k, (json, message)) in cases.enumerated() {
             let file = dir.path + "/m\(k).json"

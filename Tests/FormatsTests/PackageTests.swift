@@ -78,6 +78,10 @@ struct PackageTests {
             try dir.copyBook("salmas-red-kite"),
             try dir.copyBook("little-horse", as: "horse-rtl") { $0.readingDirection = .rightToLeft },
         ]
+        // A cleared image for one page, as `picturebook clear` leaves it, so the ClearText
+        // edition's cleared-image pages are checked too.
+        try FileManager.default.createDirectory(atPath: books[0] + "/clear", withIntermediateDirectories: true)
+        #expect(try Tool.cli(["convert", books[0] + "/page-002.jpg", books[0] + "/clear/page-002.png"]).status == 0)
         for book in books {
             let out = book + ".epub"
             let r = try Tool.cli(["export", book, "--format", "epub", "--out", out])

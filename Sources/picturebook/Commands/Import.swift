@@ -18,7 +18,7 @@ struct Import: ParsableCommand {
             --format iiif` writes: canvases become pages in order, supplementing annotations text \
             boxes in every language, two-canvas no-nav ranges spreads. Each scan is looked for \
             on disk by the end of its URL's path, relative to the manifest's folder \
-            (https://host/books/farm/p1.jpg → farm/p1.jpg, then p1.jpg), or at a file:// URL.
+            (https://host/books/farm/p1.jpg → farm/p1.jpg, then p1.jpg), or at a file:// URL inside the manifest's folder.
               a folder of PNG/JPEG scans: pages in natural order; a scan's text is read from \
             <stem>.alto.xml or <stem>.xml (ALTO, pixel positions) or <stem>.hocr or <stem>.html \
             (hOCR) beside it. Positions are scaled when the document's page size differs from \
@@ -156,8 +156,12 @@ struct Import: ParsableCommand {
         guard let u = URL(string: url) else { return nil }
         let segments = u.path.split(separator: "/").map(String.init).filter { !$0.isEmpty && $0 != "." && $0 != ".." }
         if u.isFileURL {
-            guard FileIO.exists(u.path), !FileIO.isDirectory(u.path), let name = segments.last else { return nil }
-            return (u.path, name)
+            // Only files beside the manifest: a manifest from elsewhere must not be able to copy
+            // any file of this machine into the new book.
+            let path = URL(fileURLWithPath: u.path).standardizedFileURL.path
+            let folder = URL(fileURLWithPath: base).standardizedFileURL.path
+            guard path.hasPrefix(folder == "/" ? "/" : folder + "/"), FileIO.exists(path), !FileIO.isDirectory(path) else { return nil }
+            return (path, String(path.dropFirst(folder == "/" ? 1 : folder.count + 1)))
         }
         for start in segments.indices {
             let relative = segments[start...].joined(separator: "/")
