@@ -28,7 +28,7 @@ public enum IIIFImport {
         // unlabelled pages ("Cover", "[3]") are for viewers and must not become printed labels.
         let fromPicturebook = metadataValue(m, "Languages") != nil
         if let list = metadataValue(m, "Languages") {
-            languages = list.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
+            languages = list.split(separator: ",").compactMap { LanguageTag.normalized(String($0).trimmed) }
         }
         func note(_ l: String) { if l != "none", !languages.contains(l) { languages.append(l) } }
         let title = localized(m["label"]) ?? .plain(BookDirectory.stem(of: file))
@@ -129,7 +129,7 @@ public enum IIIFImport {
                         box.role = TextRole(rawValue: value)
                         continue
                     }
-                    let language = o["language"]?.stringValue ?? "und"
+                    let language = o["language"]?.stringValue.flatMap(LanguageTag.normalized) ?? "und"
                     if box.language == nil { box.language = language }
                     note(language)
                     box.text[language] = value

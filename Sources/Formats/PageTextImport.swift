@@ -16,7 +16,8 @@ public struct ImportedPageText: Sendable {
 
 public enum PageTextImport {
     /// Text boxes from an ALTO document (versions 2–4; positions must be in pixels).
-    /// `defaultLanguage` keys the text of blocks that carry no LANG.
+    /// `defaultLanguage` keys the text of blocks that carry no LANG (or one that is no language
+    /// tag even after `LanguageTag.normalized`, which turns Tesseract's "eng" into "en").
     public static func alto(_ bytes: [UInt8], file: String, defaultLanguage: String) throws(FormatError) -> ImportedPageText {
         let root = try XMLReader.parse(bytes, file: file)
         guard root.name == "alto" else { throw .unsupportedDocument(file: file, reason: "not ALTO: the root element is <\(root.name)>, not <alto>") }
@@ -40,7 +41,8 @@ public enum PageTextImport {
             let lines = lineElements.map { line in
                 line.children.filter { $0.name == "String" }.compactMap { $0.attributes["CONTENT"] }.joined(separator: " ")
             }.filter { !$0.isEmpty }
-            let language = block.attributes["LANG"] ?? block.attributes["language"] ?? lineElements.lazy.compactMap { $0.attributes["LANG"] }.first
+            let language = (block.attributes["LANG"] ?? block.attributes["language"] ?? lineElements.lazy.compactMap { $0.attributes["LANG"] }.first)
+                .flatMap(LanguageTag.normalized)
             var box = TextBox(id: ids.assign(block.attributes["ID"], prefix: "block_"), rect: rect)
             if !lines.isEmpty { box.text[language ?? defaultLanguage] = lines.joined(separator: "\n") }
             box.language = language
@@ -76,7 +78,7 @@ public enum PageTextImport {
                 throw .unsupportedDocument(file: file, reason: "\(area.attributes["class"] ?? "area") \(area.attributes["id"] ?? "#\(boxes.count + 1)") has no bbox")
             }
             let inner = [area] + area.descendants("p") + area.descendants("span")
-            let language = inner.lazy.compactMap { $0.attributes["lang"] ?? $0.attributes["xml:lang"] }.first
+            let language = inner.lazy.compactMap { $0.attributes["lang"] ?? $0.attributes["xml:lang"] }.first.flatMap(LanguageTag.normalized)
             let lineElements = inner.filter { e in lineClasses.contains { hasClass(e, $0) } }
             var lines: [String]
             if lineElements.isEmpty {

@@ -95,6 +95,42 @@ struct ImportTests {
         #expect(text.boxes[1].text.isEmpty)
     }
 
+    @Test("Tesseract's hOCR: its ids, ISO 639-2 languages and word spans")
+    func tesseractHOCR() throws {
+        // The shape Tesseract 5 writes (trimmed): areas, paragraphs with lang="eng", lines, words.
+        let html = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+            <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en" lang="en">
+             <head><title></title><meta name='ocr-system' content='tesseract 5.3.0' /></head>
+             <body>
+              <div class='ocr_page' id='page_1' title='image "c21-180.png"; bbox 0 0 780 990; ppageno 0'>
+               <div class='ocr_carea' id='block_1_1' title="bbox 27 31 616 54">
+                <p class='ocr_par' id='par_1_1' lang='eng' title="bbox 27 31 616 54">
+                 <span class='ocr_line' id='line_1_1' title="bbox 27 31 616 54; baseline 0 -5; x_size 23">
+                  <span class='ocrx_word' id='word_1_1' title='bbox 27 31 70 54; x_wconf 96'>180</span>
+                  <span class='ocrx_word' id='word_1_2' title='bbox 90 31 150 54; x_wconf 95'>THE</span>
+                 </span>
+                </p>
+               </div>
+               <div class='ocr_carea' id='block_1_2' title="bbox 40 80 700 300">
+                <p class='ocr_par' id='par_1_2' lang='chi_sim' title="bbox 40 80 700 300">
+                 <span class='ocr_line' id='line_1_2' title="bbox 40 80 700 120"><span class='ocrx_word' id='word_1_3' title='bbox 40 80 90 120'>你好</span></span>
+                 <span class='ocr_line' id='line_1_3' title="bbox 40 130 700 170"><span class='ocrx_word' id='word_1_4' title='bbox 40 130 90 170'>世界</span></span>
+                </p>
+               </div>
+              </div>
+             </body>
+            </html>
+            """
+        let text = try PageTextImport.hocr(Array(html.utf8), file: "c21-180.hocr", defaultLanguage: "und")
+        #expect(text.width == 780 && text.height == 990)
+        #expect(text.boxes.map(\.id) == ["1_1", "1_2"])
+        #expect(text.boxes[0].language == "en" && text.boxes[0].text["en"] == "180 THE")
+        #expect(text.boxes[1].language == "zh" && text.boxes[1].text["zh"] == "你好\n世界")
+        #expect(text.boxes[1].rect == PixelRect(x: 40, y: 80, width: 660, height: 220))
+    }
+
     @Test("Broken or foreign input is a clear error naming the file", arguments: [
         ("<alto><Layout>", "never closed"),
         ("<alto><Description><MeasurementUnit>mm10</MeasurementUnit></Description></alto>", "mm10"),
