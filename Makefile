@@ -17,7 +17,7 @@ demo: build
 	@Tools/demo.sh $(BIN)
 
 test: corpus
-	@Tools/setup.sh --browser
+	@Tools/setup.sh --browser --formats
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@Tools/test-browser.sh

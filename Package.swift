@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
         .library(name: "Preparation", targets: ["Preparation"]),
         .library(name: "Reader", targets: ["Reader"]),
+        .library(name: "Formats", targets: ["Formats"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -83,11 +84,14 @@ let package = Package(
             name: "Preparation",
             dependencies: ["BookModel", "Codecs", "FileIO", "Raster", "Geometry", "PageAnalysis", "ClearText"],
             swiftSettings: swiftSettings),
+        // Standard formats out (ALTO, hOCR, IIIF, CBZ, EPUB) and in (ALTO, hOCR, IIIF): pure
+        // functions from a book and its scans' bytes to documents and archives.
+        .target(name: "Formats", dependencies: ["BookModel", "Geometry", "Layout", "CZlib"], swiftSettings: swiftSettings),
         // The web reader's HTTP server (`picturebook serve`); Web/ holds the browser app.
         .target(
             name: "Reader",
             dependencies: [
-                "Preparation", "BookModel", "Codecs", "FileIO", "Raster", "Geometry", "Layout", "Typesetting",
+                "Preparation", "BookModel", "Codecs", "FileIO", "Raster", "Geometry", "Layout", "Typesetting", "Formats",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.copy("Web")],
@@ -96,7 +100,7 @@ let package = Package(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails", "Preparation", "Reader",
+                "Layout", "Render", "Thumbnails", "Preparation", "Reader", "Formats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -147,6 +151,9 @@ let package = Package(
         .testTarget(
             name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FormatsTests", dependencies: ["Formats", "BookModel", "Geometry", "Codecs", "Raster", "picturebook"],
+            exclude: ["check-iiif.py"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReaderTests",
             dependencies: [

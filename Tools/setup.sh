@@ -6,9 +6,12 @@
 #   Tools/setup.sh            libraries + fonts (enough to build, run and test)
 #   Tools/setup.sh --bench    also the peer tools the benchmarks time (djpeg, vips, ImageMagick, ...)
 #   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
+#   Tools/setup.sh --formats  also the validators the export tests run: xmllint (ALTO), epubcheck
+#                             (EPUB), and hocr-tools + iiif-prezi3 in .build/venv-formats
 set -euo pipefail
 
 browser=0
+formats=0
 packages=(
   pkg-config
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
@@ -19,7 +22,8 @@ for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl) ;;
     --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
-    *) echo "setup.sh: unknown option '$arg' (expected --bench or --browser)" >&2; exit 2 ;;
+    --formats) packages+=(libxml2-utils epubcheck python3-venv); formats=1 ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --bench, --browser or --formats)" >&2; exit 2 ;;
   esac
 done
 
@@ -51,6 +55,22 @@ if ((browser)); then
   cd "$(dirname "$0")/.."
   venv=.build/venv-browser
   reqs="selenium>=4.20 pytest>=8 Pillow>=10"
+  if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
+    echo "setup: creating $venv ($reqs)"
+    mkdir -p .build
+    /usr/bin/python3 -m venv "$venv"
+    # shellcheck disable=SC2086
+    "$venv/bin/pip" install --quiet --disable-pip-version-check $reqs
+    echo "$reqs" >"$venv/.requirements"
+  fi
+fi
+
+# The export tests' validators that PyPI ships (hocr-check, the iiif-prezi3 model) get their own
+# venv, keyed like the browser one; Tests/FormatsTests look for it at this path.
+if ((formats)); then
+  cd "$(dirname "$0")/.."
+  venv=.build/venv-formats
+  reqs="hocr-tools>=1.1 iiif-prezi3>=2.0"
   if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
     echo "setup: creating $venv ($reqs)"
     mkdir -p .build

@@ -122,6 +122,18 @@ public enum LanguageTag {
         }
     }
 
+    /// A tag written by another tool, in the spelling book.json wants: a three-letter ISO 639-2
+    /// code with a two-letter form replaced ("eng" → "en", as Tesseract and many ALTO producers
+    /// write), Tesseract's script suffix dropped ("chi_sim" → "zh"), the case made conventional.
+    /// Nil when it is not a valid tag even then.
+    public static func normalized(_ tag: String) -> String? {
+        let base = tag.split(separator: "_", maxSplits: 1).first.map(String.init) ?? tag
+        var parts = base.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard let first = parts.first, !first.isEmpty else { return nil }
+        if let r = LanguageTables.replacements[first.lowercased()] { parts[0] = r }
+        return canonical(parts.joined(separator: "-"))
+    }
+
     /// The English name of the tag's language ("Mongolian" for "mn-Mong"), when the table has it.
     public static func englishName(_ tag: String) -> String? {
         guard let primary = tag.split(separator: "-").first else { return nil }

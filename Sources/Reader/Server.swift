@@ -147,6 +147,7 @@ public final class ReaderServer: Sendable {
         if let allowed = configuration.allowedHosts { router.add(middleware: HostCheck(allowed: allowed)) }
         if configuration.verbose { router.add(middleware: LogRequestsMiddleware(.info)) }
         addRoutes(to: router)
+        addIIIFRoutes(to: router)
         let cap = configuration.maxConnections ?? Connections.defaultCap()
         return Application(
             router: router,
