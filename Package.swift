@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
         .library(name: "Preparation", targets: ["Preparation"]),
+        .library(name: "Library", targets: ["Library"]),
         .library(name: "Reader", targets: ["Reader"]),
     ],
     dependencies: [
@@ -83,6 +84,10 @@ let package = Package(
             name: "Preparation",
             dependencies: ["BookModel", "Codecs", "FileIO", "Raster", "Geometry", "PageAnalysis", "ClearText"],
             swiftSettings: swiftSettings),
+        // `prepare`: a whole library (or one shard of it) through the stages, locked, resumable.
+        .target(
+            name: "Library", dependencies: ["BookModel", "FileIO", "Preparation", "Thumbnails"],
+            swiftSettings: swiftSettings),
         // The web reader's HTTP server (`picturebook serve`); Web/ holds the browser app.
         .target(
             name: "Reader",
@@ -96,7 +101,7 @@ let package = Package(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails", "Preparation", "Reader",
+                "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
