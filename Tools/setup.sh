@@ -4,7 +4,8 @@
 # Idempotent: packages already present are not touched, so a second run takes a second.
 #
 #   Tools/setup.sh            libraries + fonts (enough to build, run and test)
-#   Tools/setup.sh --bench    also the peer tools the benchmarks time (djpeg, vips, ImageMagick, ...)
+#   Tools/setup.sh --bench    also the peer tools the benchmarks time (djpeg, vips, ImageMagick, ...),
+#                             GNU parallel and PyYAML for Tools/cluster/test-examples.sh
 #   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
 set -euo pipefail
 
@@ -17,7 +18,7 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl) ;;
+    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl parallel python3-yaml) ;;
     --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
     *) echo "setup.sh: unknown option '$arg' (expected --bench or --browser)" >&2; exit 2 ;;
   esac
