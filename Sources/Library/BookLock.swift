@@ -65,19 +65,19 @@ public final class BookLock: @unchecked Sendable {
                 return .acquired(BookLock(path: path, content: content))
             }
             guard errno == EEXIST else { throw .lock(path: path, reason: String(cString: strerror(errno))) }
-            guard let (holder, raw) = read(path) else {
+            guard let found = read(path) else {
                 // Vanished between open and read (its holder released it), or was left empty by a
                 // holder killed between create and write: an empty lock older than a second is stale.
                 if let age = age(of: path), age > 1 { breakStale(path, expected: nil) }
                 continue
             }
-            if isStale(holder, path: path, timeout: timeout) {
-                breakStale(path, expected: raw)
+            if isStale(found.holder, path: path, timeout: timeout) {
+                breakStale(path, expected: found.raw)
                 continue
             }
-            return .busy(holder)
+            return .busy(found.holder)
         }
-        if let (holder, _) = read(path) { return .busy(holder) }
+        if let found = read(path) { return .busy(found.holder) }
         throw .lock(path: path, reason: "it keeps reappearing; another worker is taking it")
     }
 
@@ -101,7 +101,7 @@ public final class BookLock: @unchecked Sendable {
         unlink(aside)
     }
 
-    static func read(_ path: String) -> (Holder, String)? {
+    static func read(_ path: String) -> (holder: Holder, raw: String)? {
         guard let bytes = try? FileIO.read(path, limit: 4096) else { return nil }
         let raw = String(decoding: bytes, as: UTF8.self)
         let parts = raw.split(whereSeparator: { $0 == " " || $0 == "\n" })
@@ -117,7 +117,7 @@ public final class BookLock: @unchecked Sendable {
 
     /// Who holds the lock of `directory` now, if anyone (for listings).
     public static func holder(of directory: String) -> Holder? {
-        read(directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName)?.0
+        read(directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName)?.holder
     }
 
     /// Marks the lock as alive (its age is what another host judges it by).

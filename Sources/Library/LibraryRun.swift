@@ -10,7 +10,10 @@
 import BookModel
 import FileIO
 import Foundation
-import Thumbnails
+public import Thumbnails
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public struct StageReport: Sendable, Codable {
     public enum Status: String, Sendable, Codable { case done, skipped, failed }
@@ -92,10 +95,21 @@ public struct LibraryRun: Sendable {
         let sources: [BookSource]
         do { sources = try BookDiscovery.books(in: [library]) } catch { throw .noBooks(path: library) }
         let skip = excluded.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        let books = sources.filter { s in !skip.contains { s.directory == $0 || s.directory.hasPrefix($0 + "/") } }
-            .enumerated().map { i, s in
-                LibraryBook(directory: s.directory, name: relativeName(s.directory), key: s.key, index: i)
+        let kept = sources.filter { s in !skip.contains { s.directory == $0 || s.directory.hasPrefix($0 + "/") } }
+        // Thumbnail folder names are unique over the books alone: the thumbnail folder's own
+        // subfolders (bare folders of JPEGs, to discovery) must not shift them between runs.
+        var taken = Set<String>()
+        var books: [LibraryBook] = []
+        for (i, s) in kept.enumerated() {
+            let base = Self.folderKey(s.directory)
+            var key = base, n = 2
+            while taken.contains(key) {
+                key = "\(base)-\(n)"
+                n += 1
             }
+            taken.insert(key)
+            books.append(LibraryBook(directory: s.directory, name: relativeName(s.directory), key: key, index: i))
+        }
         guard !books.isEmpty else { throw .noBooks(path: library) }
         return books
     }
@@ -105,6 +119,13 @@ public struct LibraryRun: Sendable {
         let all = try allBooks()
         guard let shard else { return all }
         return all.filter { shard.contains($0.name) }
+    }
+
+    /// The folder's name as a plain file name: no separators, no leading dot.
+    static func folderKey(_ directory: String) -> String {
+        var s = String((directory.split(separator: "/").last.map(String.init) ?? "book").map { $0 == "\\" || $0 == ":" ? "_" : $0 })
+        while s.hasPrefix(".") { s.removeFirst() }
+        return s.isEmpty ? "book" : s
     }
 
     func relativeName(_ directory: String) -> String {
@@ -162,7 +183,7 @@ public struct LibraryRun: Sendable {
             }
         } catch {
             report.status = .failed
-            report.message = error.description
+            report.message = "\(error)"
             return report
         }
         defer { lock.release() }
@@ -199,7 +220,9 @@ public struct LibraryRun: Sendable {
                     stage: stage.name, status: .failed, pages: 0, seconds: (ContinuousClock.now - stageStart).seconds,
                     message: "\(error)"))
                 report.status = .failed
-                report.message = "\(stage.name): \(error)"
+                // The stage's own messages usually start with its name already.
+                let message = "\(error)"
+                report.message = message.hasPrefix(stage.name + ":") ? message : "\(stage.name): \(message)"
                 break
             }
             lock.touch()
@@ -214,7 +237,7 @@ public struct LibraryRun: Sendable {
         let missing = try unprepared()
         guard missing.isEmpty else { throw .unprepared(books: missing.map(\.name), stages: stages.map(\.name)) }
         let sources = try allBooks().map(\.source)
-        do { return try thumbnails.merge(books: sources) } catch { throw .merge(reason: error.description) }
+        do { return try thumbnails.merge(books: sources) } catch { throw .merge(reason: "\(error)") }
     }
 }
 

@@ -3,8 +3,7 @@
 // popout, thumbs) live where they always have; the CLI hands them over as values, so this module
 // orders, skips, locks and reports without knowing how any stage works.
 
-import BookModel
-import Thumbnails
+public import Thumbnails
 
 /// One book of the library, as given to a stage.
 public struct LibraryBook: Sendable, Hashable {

@@ -8,6 +8,9 @@ import BookModel
 import FileIO
 import Foundation
 import Preparation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 enum StageRecord {
     static let folder = ".prepare"

@@ -145,7 +145,8 @@ struct Prepare: ParsableCommand {
             format: "prepare: %d book(s)%@: %d done, %d up to date, %d failed, %d busy in %.2f s",
             s.books, s.shard.map { " (shard \($0))" } ?? "", s.done, s.skipped, s.failed.count, s.busy.count, s.seconds))
         for t in s.stages where t.books > 0 {
-            Console.err(String(format: "  %-8@ %4d book(s) %6d pages %8.2f s  %7.1f pages/s", t.stage, t.books, t.pages, t.seconds, t.pagesPerSecond))
+            let name = t.stage.padding(toLength: 8, withPad: " ", startingAt: 0)
+            Console.err(String(format: "  %@ %4d book(s) %6d pages %8.2f s  %7.1f pages/s", name, t.books, t.pages, t.seconds, t.pagesPerSecond))
         }
         if !s.failed.isEmpty {
             Console.err("prepare: \(s.failed.count) book(s) failed:")

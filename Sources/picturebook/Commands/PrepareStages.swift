@@ -71,7 +71,7 @@ enum PrepareStages {
             // Two pages in flight: one book at a time, and prepare's memory budget is one stage's.
             let runner = ThumbnailRunner(parameters: parameters, outputDirectory: out, workers: 2, force: request.redo)
             let summary: ThumbnailSummary
-            do { summary = try runner.run([request.book.source], library: false) } catch { throw StageFailure(error.description) }
+            do { summary = try runner.run([request.book.source], library: false) } catch { throw StageFailure("\(error)") }
             if !summary.failures.isEmpty {
                 throw StageFailure(summary.failures.map { "\($0.file): \($0.message)" }.joined(separator: "; "))
             }
