@@ -189,12 +189,12 @@ public struct LibraryRun: Sendable {
         defer { lock.release() }
         // We hold the book: any temp file in its folders is a killed writer's.
         let folders = [book.directory, book.directory + "/" + StageRecord.folder]
-            + stages.flatMap { $0.outputFolders(book).map { $0.hasPrefix("/") ? $0 : book.directory + "/" + $0 } }
+            + stages.flatMap { $0.outputFolders(book) }
         for folder in folders { AtomicFile.removeStale(in: folder, exclusive: true) }
 
         for stage in stages {
             let stageStart = ContinuousClock.now
-            let outputs = stage.outputFolders(book).map { $0.hasPrefix("/") ? $0 : book.directory + "/" + $0 }
+            let outputs = stage.outputFolders(book)
             let recorded = StageRecord.read(stage.name, in: book.directory)
             if !force, let current = StageRecord.fingerprint(stage, book: book.directory), recorded == current,
                outputs.allSatisfy(FileIO.isDirectory)

@@ -51,8 +51,8 @@ public struct LibraryStage: Sendable {
     public var readsManifest: Bool
     /// Folders (relative to the book) whose files are inputs too, like the masks clear reads.
     public var inputFolders: [String]
-    /// Folders this stage writes for a book; they must exist for the book to count as done, and
-    /// temp files killed writers left in them are cleared before the stage runs.
+    /// Folders this stage writes for a book (full paths); they must exist for the book to count as
+    /// done, and temp files killed writers left in them are cleared before the stage runs.
     public var outputFolders: @Sendable (LibraryBook) -> [String]
     public var run: @Sendable (StageRequest) throws -> StageResult
 

@@ -33,7 +33,7 @@ enum PrepareStages {
     static func analyze(jobs: Int) -> LibraryStage {
         LibraryStage(
             name: "analyze", version: "analyze/1 \(AnalysisParameters()) language=en", readsManifest: false,
-            outputFolders: { _ in ["masks"] }
+            outputFolders: { [BookDirectory.maskFolder(in: $0.directory)] }
         ) { request in
             // Analyze has no up-to-date check of its own: the stage record is what skips it.
             try runCommand(Analyze.self, ["--jobs", String(jobs), "--", request.book.directory])
@@ -44,7 +44,7 @@ enum PrepareStages {
     static func clear(jobs: Int) -> LibraryStage {
         LibraryStage(
             name: "clear", version: "clear/2 \(InFillParameters()) \(InkMaskParameters())", readsManifest: true,
-            inputFolders: ["masks"], outputFolders: { _ in ["clear"] }
+            inputFolders: ["masks"], outputFolders: { [$0.directory + "/clear"] }
         ) { request in
             // `redo` after a run killed inside this stage: pages cleared before the kill are current
             // by their own records, but their review marks never reached book.json.
@@ -55,7 +55,7 @@ enum PrepareStages {
 
     static func popout(jobs: Int) -> LibraryStage {
         LibraryStage(
-            name: "popout", version: "popout/1 \(PopoutParameters())", readsManifest: true, outputFolders: { _ in ["popout"] }
+            name: "popout", version: "popout/1 \(PopoutParameters())", readsManifest: true, outputFolders: { [$0.directory + "/popout"] }
         ) { request in
             try runCommand(Popout.self, ["--jobs", String(jobs)] + (request.redo ? ["--force"] : []) + ["--", request.book.directory])
             return StageResult(pages: pageCount(request.book))
