@@ -35,7 +35,7 @@ mkdir -p "$WORK/templates"
 WORK=$(cd "$WORK" && pwd)
 for t in $(seq 1 "$TEMPLATES"); do
     dir="$WORK/templates/t$t-$PAGES-$SIZE"
-    [ -f "$dir/book.json" ] || "$PB" generate --no-clean --no-truth --pages "$PAGES" --size "$SIZE" --seed "$t" --out "$dir" >/dev/null 2>&1
+    [ -f "$dir/book.json" ] || "$PB" generate --no-clean --no-truth --pages "$PAGES" --size "$SIZE" --seed "$t" --out "$dir" >/dev/null 2>"$WORK/generate.err" || { cat "$WORK/generate.err" >&2; exit 1; }
 done
 
 lib="$WORK/library-$N"
