@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "Render", targets: ["Render"]),
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
         .library(name: "Preparation", targets: ["Preparation"]),
+        .library(name: "Library", targets: ["Library"]),
         .library(name: "Reader", targets: ["Reader"]),
         .library(name: "Formats", targets: ["Formats"]),
     ],
@@ -87,6 +88,10 @@ let package = Package(
         // Standard formats out (ALTO, hOCR, IIIF, CBZ, EPUB) and in (ALTO, hOCR, IIIF): pure
         // functions from a book and its scans' bytes to documents and archives.
         .target(name: "Formats", dependencies: ["BookModel", "Geometry", "Layout", "CZlib"], swiftSettings: swiftSettings),
+        // `prepare`: a whole library (or one shard of it) through the stages, locked, resumable.
+        .target(
+            name: "Library", dependencies: ["BookModel", "FileIO", "Preparation", "Thumbnails"],
+            swiftSettings: swiftSettings),
         // The web reader's HTTP server (`picturebook serve`); Web/ holds the browser app.
         .target(
             name: "Reader",
@@ -100,7 +105,7 @@ let package = Package(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails", "Preparation", "Reader", "Formats",
+                "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),

@@ -4,7 +4,8 @@
 # Idempotent: packages already present are not touched, so a second run takes a second.
 #
 #   Tools/setup.sh            libraries + fonts (enough to build, run and test)
-#   Tools/setup.sh --bench    also the peer tools the benchmarks time (djpeg, vips, ImageMagick, ...)
+#   Tools/setup.sh --bench    also the peer tools the benchmarks time (djpeg, vips, ImageMagick, ...),
+#                             GNU parallel and PyYAML for Tools/cluster/test-examples.sh
 #   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
 #   Tools/setup.sh --formats  also the validators the export tests run: xmllint (ALTO), epubcheck
 #                             (EPUB), and hocr-tools + iiif-prezi3 in .build/venv-formats
@@ -20,7 +21,7 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl) ;;
+    --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl parallel python3-yaml) ;;
     --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
     --formats) packages+=(libxml2-utils epubcheck python3-venv); formats=1 ;;
     *) echo "setup.sh: unknown option '$arg' (expected --bench, --browser or --formats)" >&2; exit 2 ;;

@@ -177,9 +177,11 @@ public enum AtomicFile {
     /// Removes temp files that killed writers left in `directory`: ours (".NAME.tmp-PID-XXXXXX")
     /// whose writer is no longer running on this machine and that are over 10 minutes old (no
     /// single write takes that long, and the age keeps a writer on another machine sharing the
-    /// folder safe), and any over a day old. Returns the names removed.
+    /// folder safe), and any over a day old. With `exclusive` — the caller holds a lock that keeps
+    /// every other writer out of the folder, like `prepare`'s book lock — every temp file there is
+    /// a dead writer's and goes, whatever its age. Returns the names removed.
     @discardableResult
-    public static func removeStale(in directory: String) -> [String] {
+    public static func removeStale(in directory: String, exclusive: Bool = false) -> [String] {
         let now = time(nil)
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
@@ -199,7 +201,7 @@ public enum AtomicFile {
             if tail.count == 2, let pid = pid_t(tail[0]), pid > 0 {
                 writerGone = kill(pid, 0) != 0 && errno == ESRCH
             }
-            if (writerGone && age > 600) || age > 86_400 {
+            if exclusive || (writerGone && age > 600) || age > 86_400 {
                 if unlink(path) == 0 { removed.append(name) }
             }
         }

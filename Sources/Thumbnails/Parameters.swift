@@ -78,7 +78,7 @@ public struct ThumbnailParameters: Sendable, Hashable {
     static let outputVersion = 1
 
     /// A canonical text of everything that shapes the outputs.
-    var fingerprint: String {
+    public var fingerprint: String {
         "v\(Self.outputVersion) box=\(boxWidth)x\(boxHeight) cols=\(columns) gutter=\(gutter) bg=\(background) "
             + "ink=\(labelColor) label=\(labelSize) rows=\(overviewRowsPerSheet) lib=\(libraryColumns)/\(libraryPerSheet) "
             + "q=\(jpegQuality) fast=\(fastDecode) png=\(pngCompression)"

@@ -87,9 +87,11 @@ public struct ThumbnailRunner: Sendable {
     }
 
     /// Thumbnails and overviews for `books` (or for the shard's part of them), then — unless
-    /// sharded — the library grid. Page and book failures are in the summary, not thrown.
+    /// sharded, or `library` is false (`prepare` does one book at a time and merges at the end) —
+    /// the library grid. Page and book failures are in the summary, not thrown.
     public func run(
-        _ books: [BookSource], shard: Shard? = nil, onEvent: @escaping @Sendable (ThumbnailEvent) -> Void = { _ in }
+        _ books: [BookSource], shard: Shard? = nil, library drawLibrary: Bool = true,
+        onEvent: @escaping @Sendable (ThumbnailEvent) -> Void = { _ in }
     ) throws(ThumbnailError) -> ThumbnailSummary {
         let problems = parameters.problems
         guard problems.isEmpty else { throw .invalidParameters(problems) }
@@ -116,7 +118,7 @@ public struct ThumbnailRunner: Sendable {
                 books: mine.map { .init(index: $0.index, key: $0.key, source: $0.directory) })
             let path = join(outputDirectory, ShardRecord.fileName(shard.index, of: shard.count))
             do { try AtomicFile.write(Records.encode(record), to: path) } catch { throw .output(path: path, reason: "\(error)") }
-        } else {
+        } else if drawLibrary {
             let lib = try buildLibrary(keys: books.map(\.key), labeler: labeler)
             onEvent(.library(lib))
             library = lib

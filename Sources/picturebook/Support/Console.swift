@@ -20,7 +20,15 @@ enum Console {
         lock.withLock { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
     }
 
+    /// While `prepare` runs a stage's command in-process, the command's messages come here (to be
+    /// attached to that book's report) instead of going to stderr line by line.
+    nonisolated(unsafe) static var capture: (@Sendable (String) -> Void)?
+
     static func err(_ line: String) {
+        if let capture {
+            capture(line)
+            return
+        }
         lock.withLock {
             if Progress.isDrawing { FileHandle.standardError.write(Data("\r\u{1b}[2K".utf8)) }
             FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -69,7 +77,8 @@ final class Progress: @unchecked Sendable {
     init(_ label: String, total: Int, enabled: Bool = true) {
         self.label = label
         self.total = total
-        self.enabled = enabled && Console.stderrIsTerminal && total > 1
+        // A command run inside `prepare` draws no bar of its own: prepare's bar is the one on screen.
+        self.enabled = enabled && Console.stderrIsTerminal && total > 1 && Console.capture == nil
     }
 
     func advance(_ item: String = "") {
