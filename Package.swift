@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
         .library(name: "Preparation", targets: ["Preparation"]),
         .library(name: "Reader", targets: ["Reader"]),
+        .library(name: "OCR", targets: ["OCR"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -50,6 +51,7 @@ let package = Package(
         .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
         systemLibrary("CThai", pkgConfig: "libthai", apt: "libthai-dev"),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
+        systemLibrary("CTesseract", pkgConfig: "tesseract", apt: "libtesseract-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
@@ -83,6 +85,8 @@ let package = Package(
             name: "Preparation",
             dependencies: ["BookModel", "Codecs", "FileIO", "Raster", "Geometry", "PageAnalysis", "ClearText"],
             swiftSettings: swiftSettings),
+        // Reading the text of boxes with Tesseract (`picturebook ocr`); no C type in its API.
+        .target(name: "OCR", dependencies: ["Raster", "Geometry", "CTesseract"], swiftSettings: swiftSettings),
         // The web reader's HTTP server (`picturebook serve`); Web/ holds the browser app.
         .target(
             name: "Reader",
@@ -96,7 +100,7 @@ let package = Package(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails", "Preparation", "Reader",
+                "Layout", "Render", "Thumbnails", "Preparation", "Reader", "OCR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -129,6 +133,9 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OCRTests", dependencies: ["OCR", "Raster", "Geometry", "Typesetting", "Codecs"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ReaderTests",

@@ -1,0 +1,165 @@
+// Turns a text box on a page scan into the image Tesseract reads best: dark ink on a white
+// ground, grey, glyphs at the size its LSTM models were trained on, with a white border. Tesseract
+// does its own binarisation and layout, but it is tuned for 300-dpi book pages; picture-book
+// boxes are anything from a 12-pixel page number to a 200-pixel title in white on a painted sky,
+// and reading them as they are loses whole words.
+
+public import Geometry
+public import Raster
+
+/// How the printed letters relate to their ground.
+public enum OCRPolarity: String, Sendable, Hashable, CaseIterable {
+    case darkOnLight
+    case lightOnDark
+}
+
+/// The measurements the normaliser took, kept for diagnostics and tests.
+public struct NormalizedRegion: Sendable {
+    /// Grey, dark ink on white, scaled and padded: what Tesseract is given.
+    public var image: Bitmap<UInt8>
+    /// Text lines (columns, for vertical text) found in the crop.
+    public var lineCount: Int
+    /// Median line (column) thickness in crop pixels before scaling.
+    public var lineSize: Double
+    /// The factor the crop was resampled by.
+    public var scale: Double
+    /// Whether the crop was inverted (light letters on a dark ground).
+    public var inverted: Bool
+}
+
+public enum RegionNormalizer {
+    /// White border added around the crop: Tesseract finds no text touching the image edge.
+    static let padding = 12
+
+    /// `rect` of `page`, normalised for `model`. `polarity` nil means: decide from the pixels.
+    public static func normalize(
+        page: Bitmap<RGBA8>, rect: PixelRect, model: OCRModel, vertical: Bool, polarity: OCRPolarity?
+    ) throws(OCRError) -> NormalizedRegion {
+        guard let inside = rect.intersection(page.bounds), inside.width >= 2, inside.height >= 2 else {
+            throw .emptyRegion("the box \(rect) lies outside the \(page.width)×\(page.height) page or is too small")
+        }
+        // A small margin: detected boxes hug the ink, and glyphs cut at the edge read wrongly.
+        let margin = max(3, min(16, min(inside.width, inside.height) / 8))
+        let crop = inside.expanded(by: margin).intersection(page.bounds) ?? inside
+        var grey = page.view(crop).copy().grayscale()
+
+        let threshold = otsuThreshold(grey)
+        let inverted: Bool
+        if let polarity {
+            inverted = polarity == .lightOnDark
+        } else {
+            // Ink is the minority class of a text box: if most pixels are dark, the ground is.
+            var dark = 0
+            grey.pixels.withUnsafeBufferPointer { p in for v in p where v <= threshold { dark += 1 } }
+            inverted = dark * 2 > grey.pixelCount
+        }
+        if inverted { grey = grey.map { 255 - $0 } }
+        grey = stretched(grey)
+
+        // Vertical text read by a horizontal model (rotated Latin, say) is turned to lie flat.
+        if vertical && !model.vertical { grey = grey.rotated(.counterclockwise) }
+        let columns = vertical && model.vertical
+        let lines = inkRuns(grey, threshold: otsuThreshold(grey), alongRows: !columns)
+        let lineSize = lines.isEmpty ? Double(columns ? grey.width : grey.height) : median(lines.map(Double.init))
+
+        // Latin-like lines span about twice the x-height (ascenders + descenders), so 60 px
+        // lines give the ~30 px x-height Tesseract's models read best; CJK glyphs fill the line.
+        let target: Double = model.script == .cjk ? 48 : 60
+        var scale = min(4, max(0.5, target / max(lineSize, 1)))
+        // Resampling by a few per cent gains nothing and blurs.
+        if scale > 0.8 && scale < 1.25 { scale = 1 }
+        // Keep huge boxes (a whole page of text) within a sane pixel budget.
+        let maxPixels = 12_000_000.0
+        let pixels = Double(grey.pixelCount) * scale * scale
+        if pixels > maxPixels { scale *= (maxPixels / pixels).squareRoot() }
+        if scale != 1 { grey = grey.resized(scale: scale) }
+
+        var padded = Bitmap<UInt8>(width: grey.width + 2 * padding, height: grey.height + 2 * padding, fill: 255)
+        padded.paste(grey.view, atX: padding, y: padding)
+        return NormalizedRegion(image: padded, lineCount: max(1, lines.count), lineSize: lineSize, scale: scale, inverted: inverted)
+    }
+
+    /// Otsu's threshold of a grey image: the level that best splits it into two classes.
+    static func otsuThreshold(_ g: Bitmap<UInt8>) -> UInt8 {
+        var histogram = [Int](repeating: 0, count: 256)
+        g.pixels.withUnsafeBufferPointer { p in for v in p { histogram[Int(v)] += 1 } }
+        let total = Double(g.pixelCount)
+        guard total > 0 else { return 128 }
+        var sumAll = 0.0
+        for i in 0..<256 { sumAll += Double(i * histogram[i]) }
+        var weightBack = 0.0, sumBack = 0.0, best = 0.0, level = 128
+        for t in 0..<256 {
+            weightBack += Double(histogram[t])
+            if weightBack == 0 { continue }
+            let weightFore = total - weightBack
+            if weightFore == 0 { break }
+            sumBack += Double(t * histogram[t])
+            let meanBack = sumBack / weightBack, meanFore = (sumAll - sumBack) / weightFore
+            let between = weightBack * weightFore * (meanBack - meanFore) * (meanBack - meanFore)
+            if between > best {
+                best = between
+                level = t
+            }
+        }
+        return UInt8(level)
+    }
+
+    /// Contrast stretched so the ink (1st percentile) is black and the ground (90th percentile)
+    /// white: tinted paper and coloured grounds become a clean white, faint print gets darker.
+    static func stretched(_ g: Bitmap<UInt8>) -> Bitmap<UInt8> {
+        var histogram = [Int](repeating: 0, count: 256)
+        g.pixels.withUnsafeBufferPointer { p in for v in p { histogram[Int(v)] += 1 } }
+        func percentile(_ q: Double) -> Int {
+            let goal = Int(Double(g.pixelCount) * q)
+            var seen = 0
+            for i in 0..<256 {
+                seen += histogram[i]
+                if seen > goal { return i }
+            }
+            return 255
+        }
+        let lo = percentile(0.01), hi = percentile(0.90)
+        // Too little contrast to tell ink from ground: stretching would only amplify noise.
+        guard hi - lo >= 24 else { return g }
+        var lut = [UInt8](repeating: 0, count: 256)
+        for i in 0..<256 {
+            let v = Double(i - lo) * 255 / Double(hi - lo)
+            lut[i] = UInt8(max(0, min(255, v.rounded())))
+        }
+        return g.map { lut[Int($0)] }
+    }
+
+    /// Thicknesses of the bands of ink across the image: text lines when `alongRows` (each row's
+    /// dark-pixel count), columns otherwise. Thin gaps split bands only where a row is truly empty;
+    /// specks thinner than 3 px are not lines.
+    static func inkRuns(_ g: Bitmap<UInt8>, threshold: UInt8, alongRows: Bool) -> [Int] {
+        let n = alongRows ? g.height : g.width
+        let across = alongRows ? g.width : g.height
+        var profile = [Int](repeating: 0, count: n)
+        g.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<g.height {
+                for x in 0..<g.width where p[y * g.width + x] <= threshold {
+                    profile[alongRows ? y : x] += 1
+                }
+            }
+        }
+        // A band is a line when it holds more than a sliver of ink across its length.
+        let minimum = max(1, across / 100)
+        var runs: [Int] = []
+        var start: Int? = nil
+        for i in 0...n {
+            let inked = i < n && profile[i] >= minimum
+            if inked, start == nil { start = i }
+            if !inked, let s = start {
+                if i - s >= 3 { runs.append(i - s) }
+                start = nil
+            }
+        }
+        return runs
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+}
