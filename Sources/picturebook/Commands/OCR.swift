@@ -25,7 +25,7 @@ struct OCRCommand: AsyncParsableCommand {
             tesseract-ocr-<lang> (Tools/setup.sh installs those the sample books need).
 
             Exit status: 0 when every box that could be read was read, 1 when a page failed or a \
-            model is missing, 2 for usage errors.
+            model is missing, 64 for a wrong command line.
 
             Examples:
               picturebook ocr Books/lighthouse-cat
