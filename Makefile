@@ -29,6 +29,7 @@ bench:
 	@Tools/bench-typeset.sh
 	@Tools/bench-render.sh
 	@Tools/bench-thumbs.sh
+	@Tools/bench-ocr.sh
 
 clean:
 	rm -rf .build
