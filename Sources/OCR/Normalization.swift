@@ -33,7 +33,8 @@ public enum RegionNormalizer {
 
     /// `rect` of `page`, normalised for `model`. `polarity` nil means: decide from the pixels.
     public static func normalize(
-        page: Bitmap<RGBA8>, rect: PixelRect, model: OCRModel, vertical: Bool, polarity: OCRPolarity?
+        page: Bitmap<RGBA8>, rect: PixelRect, model: OCRModel, vertical: Bool, polarity: OCRPolarity?,
+        ink: RGBA8? = nil, ground: RGBA8? = nil
     ) throws(OCRError) -> NormalizedRegion {
         guard let inside = rect.intersection(page.bounds), inside.width >= 2, inside.height >= 2 else {
             throw .emptyRegion("the box \(rect) lies outside the \(page.width)×\(page.height) page or is too small")
@@ -41,20 +42,18 @@ public enum RegionNormalizer {
         // A small margin: detected boxes hug the ink, and glyphs cut at the edge read wrongly.
         let margin = max(3, min(16, min(inside.width, inside.height) / 8))
         let crop = inside.expanded(by: margin).intersection(page.bounds) ?? inside
-        var grey = page.view(crop).copy().grayscale()
-
-        let threshold = otsuThreshold(grey)
+        let colour = page.view(crop).copy()
+        var grey: Bitmap<UInt8>
         let inverted: Bool
-        if let polarity {
-            inverted = polarity == .lightOnDark
+        if let ink, let keyed = colourKeyed(colour, ink: ink, ground: ground) {
+            // Distance from the ink colour is already dark-on-light, whatever the polarity.
+            grey = keyed
+            inverted = false
         } else {
-            // Ink is the minority class of a text box: if most pixels are dark, the ground is.
-            var dark = 0
-            grey.pixels.withUnsafeBufferPointer { p in for v in p where v <= threshold { dark += 1 } }
-            inverted = dark * 2 > grey.pixelCount
+            (grey, inverted) = luma(colour, polarity: polarity)
         }
-        if inverted { grey = grey.map { 255 - $0 } }
         grey = stretched(grey)
+
 
         // Vertical text read by a horizontal model (rotated Latin, say) is turned to lie flat.
         if vertical && !model.vertical { grey = grey.rotated(.counterclockwise) }
@@ -77,6 +76,55 @@ public enum RegionNormalizer {
         var padded = Bitmap<UInt8>(width: grey.width + 2 * padding, height: grey.height + 2 * padding, fill: 255)
         padded.paste(grey.view, atX: padding, y: padding)
         return NormalizedRegion(image: padded, lineCount: max(1, lines.count), lineSize: lineSize, scale: scale, inverted: inverted)
+    }
+
+    /// Brightness, inverted when the letters are light: given, or — ink being the minority of a
+    /// text box — when most pixels are darker than Otsu's threshold.
+    static func luma(_ colour: Bitmap<RGBA8>, polarity: OCRPolarity?) -> (Bitmap<UInt8>, Bool) {
+        let grey = colour.grayscale()
+        let inverted: Bool
+        if let polarity {
+            inverted = polarity == .lightOnDark
+        } else {
+            let threshold = otsuThreshold(grey)
+            var dark = 0
+            grey.pixels.withUnsafeBufferPointer { p in for v in p where v <= threshold { dark += 1 } }
+            inverted = dark * 2 > grey.pixelCount
+        }
+        return (inverted ? grey.map { 255 - $0 } : grey, inverted)
+    }
+
+    /// Each pixel's distance from the ink colour as grey: ink black, anything unlike it white.
+    /// Over a painted sky or grass the letters differ from the art in colour more than in
+    /// brightness, so this separates them where luma cannot. Nil when ink and ground are too alike
+    /// for the key to be trusted (then brightness is used).
+    static func colourKeyed(_ colour: Bitmap<RGBA8>, ink: RGBA8, ground: RGBA8?) -> Bitmap<UInt8>? {
+        func distance(_ a: RGBA8, _ b: RGBA8) -> Double {
+            let dr = Double(a.r) - Double(b.r), dg = Double(a.g) - Double(b.g), db = Double(a.b) - Double(b.b)
+            return (dr * dr + dg * dg + db * db).squareRoot()
+        }
+        // The ground: as measured, else the crop's median colour (ink is the minority).
+        let background = ground ?? {
+            func median(_ k: KeyPath<RGBA8, UInt8>) -> UInt8 {
+                var h = [Int](repeating: 0, count: 256)
+                for p in colour.pixels { h[Int(p[keyPath: k])] += 1 }
+                var seen = 0
+                for i in 0..<256 {
+                    seen += h[i]
+                    if seen * 2 >= colour.pixelCount { return UInt8(i) }
+                }
+                return 255
+            }
+            return RGBA8(r: median(\.r), g: median(\.g), b: median(\.b))
+        }()
+        let contrast = distance(ink, background)
+        guard contrast >= 60 else { return nil }
+        // Anti-aliased edges lie between ink and ground: a ramp from 15 % to 65 % of the way.
+        let near = 0.15 * contrast, far = 0.65 * contrast
+        return colour.map { p -> UInt8 in
+            let t = (distance(p, ink) - near) / (far - near)
+            return UInt8(max(0, min(255, (t * 255).rounded())))
+        }
     }
 
     /// Otsu's threshold of a grey image: the level that best splits it into two classes.

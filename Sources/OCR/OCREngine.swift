@@ -15,12 +15,24 @@ public struct OCRRegion: Sendable, Hashable {
     public var vertical: Bool
     /// nil: decided from the pixels.
     public var polarity: OCRPolarity?
+    /// Colour of the letters and of the ground behind them, when known (page analysis measures
+    /// them): text over a picture is then separated by colour, not by brightness alone.
+    public var inkColor: RGBA8?
+    public var backgroundColor: RGBA8?
+    /// A page number: read as digits and roman numerals only, so "11" on grass is not "dt".
+    public var isPageNumber: Bool
 
-    public init(rect: PixelRect, language: String, vertical: Bool = false, polarity: OCRPolarity? = nil) {
+    public init(
+        rect: PixelRect, language: String, vertical: Bool = false, polarity: OCRPolarity? = nil, inkColor: RGBA8? = nil,
+        backgroundColor: RGBA8? = nil, isPageNumber: Bool = false
+    ) {
         self.rect = rect
         self.language = language
         self.vertical = vertical
         self.polarity = polarity
+        self.inkColor = inkColor
+        self.backgroundColor = backgroundColor
+        self.isPageNumber = isPageNumber
     }
 }
 
@@ -105,9 +117,12 @@ public final class OCREngine {
         let model = try OCRLanguages.model(for: region.language, vertical: region.vertical)
         let tess = try handle(for: model, language: region.language)
         let norm = try RegionNormalizer.normalize(
-            page: page, rect: region.rect, model: model, vertical: region.vertical, polarity: region.polarity)
-        let segmentation: OCRSegmentation = model.vertical ? .verticalBlock : (norm.lineCount == 1 ? .line : .block)
-        let raw = tess.recognize(norm.image.pixels, width: norm.image.width, height: norm.image.height, segmentation: segmentation, dpi: 300)
+            page: page, rect: region.rect, model: model, vertical: region.vertical, polarity: region.polarity,
+            ink: region.inkColor, ground: region.backgroundColor)
+        let segmentation: OCRSegmentation = model.vertical ? .verticalBlock : (norm.lineCount == 1 || region.isPageNumber ? .line : .block)
+        let raw = tess.recognize(
+            norm.image.pixels, width: norm.image.width, height: norm.image.height, segmentation: segmentation, dpi: 300,
+            allowed: region.isPageNumber ? "0123456789ivxlcdmIVXLCDM" : nil)
         let text = Self.tidy(raw.text, script: model.script)
         return OCRResult(
             text: text, confidence: text.isEmpty ? 0 : raw.confidence, words: raw.words, model: model.name,

@@ -69,10 +69,13 @@ final class TesseractHandle {
 
     /// Reads a grey image. Returns the text as Tesseract laid it out (lines separated by "\n"),
     /// the mean word confidence (0…1) and the words.
-    func recognize(_ image: [UInt8], width: Int, height: Int, segmentation: OCRSegmentation, dpi: Int)
+    /// `allowed`: the only characters the result may contain (nil: any).
+    func recognize(_ image: [UInt8], width: Int, height: Int, segmentation: OCRSegmentation, dpi: Int, allowed: String? = nil)
         -> (text: String, confidence: Double, words: [OCRWord])
     {
         TessBaseAPISetPageSegMode(api, segmentation.psm)
+        // The handle is reused for every box, so the whitelist is set (or cleared) every time.
+        TessBaseAPISetVariable(api, "tessedit_char_whitelist", allowed ?? "")
         image.withUnsafeBufferPointer { p in
             TessBaseAPISetImage(api, p.baseAddress, Int32(width), Int32(height), 1, Int32(width))
         }

@@ -154,7 +154,7 @@ func page(
             _ = try OCREngine(dataPath: empty).check(language: "zh-Hans", vertical: true)
             Issue.record("expected a missing-model error")
         } catch {
-            guard case .modelNotInstalled(_, let model, let package, _) = error else {
+            guard let error = error as? OCRError, case .modelNotInstalled(_, let model, let package, _) = error else {
                 Issue.record("unexpected \(error)")
                 return
             }

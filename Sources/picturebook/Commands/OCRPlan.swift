@@ -76,12 +76,21 @@ enum OCRPlan {
                 }
                 let vertical = box.orientation == .vertical
                 let key = language + (vertical ? "|v" : "")
-                let verdict = verdicts[key] ?? Result { () throws(OCRError) in try probe.check(language: language, vertical: vertical) }
-                verdicts[key] = verdict
+                let verdict: Result<OCRModel, OCRError>
+                if let known = verdicts[key] {
+                    verdict = known
+                } else {
+                    do { verdict = .success(try probe.check(language: language, vertical: vertical)) } catch { verdict = .failure(error) }
+                    verdicts[key] = verdict
+                }
                 switch verdict {
                 case .success:
                     let polarity = box.polarity.map { $0 == .lightOnDark ? OCRPolarity.lightOnDark : .darkOnLight }
-                    work.append(BoxWork(id: box.id, region: OCRRegion(rect: box.rect, language: language, vertical: vertical, polarity: polarity)))
+                    let rgba = { (c: RGBColor?) in c.map { RGBA8(r: $0.red, g: $0.green, b: $0.blue) } }
+                    let region = OCRRegion(
+                        rect: box.rect, language: language, vertical: vertical, polarity: polarity, inkColor: rgba(box.inkColor),
+                        backgroundColor: rgba(box.backgroundColor), isPageNumber: box.role == .pageNumber)
+                    work.append(BoxWork(id: box.id, region: region))
                 case .failure(.modelNotInstalled(_, let model, let package, let searched)):
                     let error = OCRError.modelNotInstalled(language: language, model: model, package: package, searched: searched)
                     missing[key, default: MissingModel(language: language, model: model, boxes: 0, error: error)].boxes += 1
