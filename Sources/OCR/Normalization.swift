@@ -19,6 +19,8 @@ public struct NormalizedRegion: Sendable {
     public var image: Bitmap<UInt8>
     /// Text lines (columns, for vertical text) found in the crop.
     public var lineCount: Int
+    /// Confidently one line: a single band of ink, dense through its middle.
+    public var singleLine: Bool
     /// Median line (column) thickness in crop pixels before scaling.
     public var lineSize: Double
     /// The factor the crop was resampled by.
@@ -58,8 +60,13 @@ public enum RegionNormalizer {
         // Vertical text read by a horizontal model (rotated Latin, say) is turned to lie flat.
         if vertical && !model.vertical { grey = grey.rotated(.counterclockwise) }
         let columns = vertical && model.vertical
-        let lines = inkRuns(grey, threshold: otsuThreshold(grey), alongRows: !columns)
+        let bands = inkBands(grey, threshold: otsuThreshold(grey), alongRows: !columns)
+        let lines = bands.map(\.thickness)
         let lineSize = lines.isEmpty ? Double(columns ? grey.width : grey.height) : median(lines.map(Double.init))
+        // One band is one line only if ink is dense through its middle: two lines whose
+        // descenders touch the next line's ascenders form one band with a sparse waist, and
+        // reading that as a single line loses a line.
+        let singleLine = bands.count == 1 && bands[0].denseMiddle
 
         // Latin-like lines span about twice the x-height (ascenders + descenders), so 60 px
         // lines give the ~30 px x-height Tesseract's models read best; CJK glyphs fill the line.
@@ -75,7 +82,8 @@ public enum RegionNormalizer {
 
         var padded = Bitmap<UInt8>(width: grey.width + 2 * padding, height: grey.height + 2 * padding, fill: 255)
         padded.paste(grey.view, atX: padding, y: padding)
-        return NormalizedRegion(image: padded, lineCount: max(1, lines.count), lineSize: lineSize, scale: scale, inverted: inverted)
+        return NormalizedRegion(
+            image: padded, lineCount: max(1, lines.count), singleLine: singleLine, lineSize: lineSize, scale: scale, inverted: inverted)
     }
 
     /// Brightness, inverted when the letters are light: given, or — ink being the minority of a
@@ -177,10 +185,16 @@ public enum RegionNormalizer {
         return g.map { lut[Int($0)] }
     }
 
-    /// Thicknesses of the bands of ink across the image: text lines when `alongRows` (each row's
-    /// dark-pixel count), columns otherwise. Thin gaps split bands only where a row is truly empty;
-    /// specks thinner than 3 px are not lines.
-    static func inkRuns(_ g: Bitmap<UInt8>, threshold: UInt8, alongRows: Bool) -> [Int] {
+    struct Band {
+        var thickness: Int
+        /// The ink through the band's middle half never falls below a quarter of its peak.
+        var denseMiddle: Bool
+    }
+
+    /// The bands of ink across the image: text lines when `alongRows` (each row's dark-pixel
+    /// count), columns otherwise. Bands are split only where a row is truly empty; specks
+    /// thinner than 3 px are not lines.
+    static func inkBands(_ g: Bitmap<UInt8>, threshold: UInt8, alongRows: Bool) -> [Band] {
         let n = alongRows ? g.height : g.width
         let across = alongRows ? g.width : g.height
         var profile = [Int](repeating: 0, count: n)
@@ -193,17 +207,22 @@ public enum RegionNormalizer {
         }
         // A band is a line when it holds more than a sliver of ink across its length.
         let minimum = max(1, across / 100)
-        var runs: [Int] = []
+        var bands: [Band] = []
         var start: Int? = nil
         for i in 0...n {
             let inked = i < n && profile[i] >= minimum
             if inked, start == nil { start = i }
             if !inked, let s = start {
-                if i - s >= 3 { runs.append(i - s) }
+                if i - s >= 3 {
+                    let band = profile[s..<i]
+                    let peak = band.max() ?? 0
+                    let middle = profile[(s + (i - s) / 4)..<(s + 3 * (i - s) / 4 + 1)]
+                    bands.append(Band(thickness: i - s, denseMiddle: (middle.min() ?? 0) * 4 >= peak))
+                }
                 start = nil
             }
         }
-        return runs
+        return bands
     }
 
     static func median(_ values: [Double]) -> Double {

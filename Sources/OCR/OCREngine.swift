@@ -119,7 +119,7 @@ public final class OCREngine {
         let norm = try RegionNormalizer.normalize(
             page: page, rect: region.rect, model: model, vertical: region.vertical, polarity: region.polarity,
             ink: region.inkColor, ground: region.backgroundColor)
-        let segmentation: OCRSegmentation = model.vertical ? .verticalBlock : (norm.lineCount == 1 || region.isPageNumber ? .line : .block)
+        let segmentation: OCRSegmentation = model.vertical ? .verticalBlock : (norm.singleLine || region.isPageNumber ? .line : .block)
         let raw = tess.recognize(
             norm.image.pixels, width: norm.image.width, height: norm.image.height, segmentation: segmentation, dpi: 300,
             allowed: region.isPageNumber ? "0123456789ivxlcdmIVXLCDM" : nil)

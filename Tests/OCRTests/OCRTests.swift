@@ -63,10 +63,17 @@ func page(
         let text = "Long ago an old keeper lived in a lighthouse on a rocky island, and every night he climbed the stairs."
         let (image, rect) = try page(text, size: 26, box: Size(width: 420, height: 150))
         let result = try OCREngine().recognize(image, region: OCRRegion(rect: rect, language: "en"))
-        #expect(result.lineCount >= 3)
+        #expect(result.lineCount >= 2)
         #expect(result.segmentation == .block)
         #expect(!result.text.contains("\n"))
         #expect(characterErrorRate(result.text, text) <= 0.03, "read \(result.text)")
+
+        // Set solid, descenders touch the next line's ascenders: still read as a block, not one line.
+        let solid = TextStyle(language: "en", lineSpacing: 0.95)
+        let (tightImage, tightRect) = try page(text, size: 26, box: Size(width: 420, height: 110), style: solid)
+        let tight = try OCREngine().recognize(tightImage, region: OCRRegion(rect: tightRect, language: "en"))
+        #expect(tight.segmentation == .block)
+        #expect(characterErrorRate(tight.text, text) <= 0.05, "read \(tight.text)")
     }
 
     @Test func readsLightLettersOnADarkGroundWithoutBeingTold() throws {
@@ -75,9 +82,19 @@ func page(
             text, size: 30, box: Size(width: 600, height: 50), background: RGBA8(r: 20, g: 30, b: 80), ink: RGBA8(r: 250, g: 240, b: 200))
         let result = try OCREngine().recognize(image, region: OCRRegion(rect: rect, language: "en"))
         #expect(characterErrorRate(result.text, text) <= 0.05, "read \(result.text)")
-        // Told the wrong polarity, it reads much worse: the normaliser's inversion is what works.
-        let wrong = try OCREngine().recognize(image, region: OCRRegion(rect: rect, language: "en", polarity: .darkOnLight))
-        #expect(characterErrorRate(wrong.text, text) > characterErrorRate(result.text, text))
+        let model = try OCRLanguages.model(for: "en", vertical: false)
+        let seen = try RegionNormalizer.normalize(page: image, rect: rect, model: model, vertical: false, polarity: nil)
+        #expect(seen.inverted)
+        // Ink black on white: the border is white and the darkest pixels are near black.
+        #expect(seen.image[0, 0] == 255)
+        #expect((seen.image.pixels.min() ?? 255) < 40)
+        // Keyed on the ink colour instead, the polarity does not matter.
+        let keyed = try RegionNormalizer.normalize(
+            page: image, rect: rect, model: model, vertical: false, polarity: nil, ink: RGBA8(r: 250, g: 240, b: 200))
+        #expect(!keyed.inverted)
+        #expect((keyed.image.pixels.min() ?? 255) < 40)
+        let read = try OCREngine().recognize(image, region: OCRRegion(rect: rect, language: "en", inkColor: RGBA8(r: 250, g: 240, b: 200)))
+        #expect(characterErrorRate(read.text, text) <= 0.05, "read \(read.text)")
     }
 
     @Test func readsFrenchWithTheFrenchModel() throws {
