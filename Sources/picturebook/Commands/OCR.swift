@@ -65,6 +65,10 @@ struct OCRCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Tesseract parallelises inside one recognition with OpenMP; on top of one engine per
+        // core that only adds thread contention, so each engine keeps to one thread unless the
+        // user asked otherwise.
+        if ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil { setenv("OMP_THREAD_LIMIT", "1", 1) }
         guard FileIO.exists(book) else {
             Console.error("ocr: \(book): no such book folder")
             throw ExitCode.failure
