@@ -17,7 +17,7 @@ public enum OCRPolarity: String, Sendable, Hashable, CaseIterable {
 public struct NormalizedRegion: Sendable {
     /// Grey, dark ink on white, scaled and padded: what Tesseract is given.
     public var image: Bitmap<UInt8>
-    /// Text lines (columns, for vertical text) found in the crop.
+    /// Text lines (columns, for vertical text) found in the crop; 0 when there is no ink.
     public var lineCount: Int
     /// Confidently one line: a single band of ink, dense through its middle.
     public var singleLine: Bool
@@ -83,7 +83,7 @@ public enum RegionNormalizer {
         var padded = Bitmap<UInt8>(width: grey.width + 2 * padding, height: grey.height + 2 * padding, fill: 255)
         padded.paste(grey.view, atX: padding, y: padding)
         return NormalizedRegion(
-            image: padded, lineCount: max(1, lines.count), singleLine: singleLine, lineSize: lineSize, scale: scale, inverted: inverted)
+            image: padded, lineCount: lines.count, singleLine: singleLine, lineSize: lineSize, scale: scale, inverted: inverted)
     }
 
     /// Brightness, inverted when the letters are light: given, or — ink being the minority of a

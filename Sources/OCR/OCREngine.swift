@@ -119,6 +119,10 @@ public final class OCREngine {
         let norm = try RegionNormalizer.normalize(
             page: page, rect: region.rect, model: model, vertical: region.vertical, polarity: region.polarity,
             ink: region.inkColor, ground: region.backgroundColor)
+        // No band of ink at all: Tesseract would find a ";" in paper grain; there is nothing to read.
+        if norm.lineCount == 0 {
+            return OCRResult(text: "", confidence: 0, words: [], model: model.name, segmentation: .block, lineCount: 0, scale: norm.scale)
+        }
         let segmentation: OCRSegmentation = model.vertical ? .verticalBlock : (norm.singleLine || region.isPageNumber ? .line : .block)
         let raw = tess.recognize(
             norm.image.pixels, width: norm.image.width, height: norm.image.height, segmentation: segmentation, dpi: 300,
@@ -155,6 +159,21 @@ public final class OCREngine {
             }
         }
         if !current.isEmpty { paragraphs.append(current) }
+        if joiner.isEmpty { paragraphs = paragraphs.map(removingSpacesBetweenIdeographs) }
         return paragraphs.joined(separator: "\n")
+    }
+
+    /// Tesseract's CJK and Thai models put a space between the words they segment; the scripts
+    /// write none. A space stays only between two characters of a spaced script (Latin words or
+    /// numbers inside Japanese text).
+    static func removingSpacesBetweenIdeographs(_ s: String) -> String {
+        let chars = Array(s)
+        func unspaced(_ c: Character) -> Bool { (c.unicodeScalars.first?.value ?? 0) >= 0x0E00 }
+        var out = ""
+        for (i, c) in chars.enumerated() {
+            if c == " ", i > 0, i + 1 < chars.count, unspaced(chars[i - 1]) || unspaced(chars[i + 1]) { continue }
+            out.append(c)
+        }
+        return out
     }
 }

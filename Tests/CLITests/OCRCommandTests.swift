@@ -43,6 +43,22 @@ import Testing
         return out
     }
 
+    /// Character error rate of `read` against `truth` (edit distance / truth length).
+    static func cer(_ read: String?, _ truth: String) -> Double {
+        let h = Array(read ?? ""), r = Array(truth)
+        var row = Array(0...h.count)
+        for i in 1...r.count {
+            var diagonal = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: h.count, by: 1) {
+                let above = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, diagonal + (r[i - 1] == h[j - 1] ? 0 : 1))
+                diagonal = above
+            }
+        }
+        return Double(row[h.count]) / Double(r.count)
+    }
+
     static func text(_ box: [String: Any]?, _ language: String = "en") -> String? { (box?["text"] as? [String: String])?[language] }
     static func origin(_ box: [String: Any]?, _ language: String = "en") -> [String: Any]? {
         (box?["textSources"] as? [String: Any])?[language] as? [String: Any]
@@ -65,7 +81,7 @@ import Testing
 
         let boxes = try Self.boxes(scratch)
         #expect(Self.text(boxes["b1"]) == "Chapter I. The Keeper")
-        #expect(Self.text(boxes["b2"]) == "Long ago, an old keeper lived in a lighthouse on a rocky island.")
+        #expect(Self.cer(Self.text(boxes["b2"]), "Long ago, an old keeper lived in a lighthouse on a rocky island.") <= 0.03, "\(boxes["b2"] ?? [:])")
         #expect(Self.origin(boxes["b2"])?["source"] as? String == "ocr")
         let confidence = try #require(Self.origin(boxes["b2"])?["confidence"] as? Double)
         #expect(confidence > 0.5 && confidence <= 1)
@@ -103,7 +119,7 @@ import Testing
         let boxes = try Self.boxes(scratch)
         #expect(Self.text(boxes["b4"]) == "3")
         #expect(Self.text(boxes["b3"]) == "Corrected by hand.")
-        #expect(Self.text(boxes["b2"]) == "Long ago, an old keeper lived in a lighthouse on a rocky island.")
+        #expect(Self.cer(Self.text(boxes["b2"]), "Long ago, an old keeper lived in a lighthouse on a rocky island.") <= 0.03, "\(boxes["b2"] ?? [:])")
     }
 
     @Test func languagesOptionLimitsTheRunAndBadInputFailsCleanly() throws {

@@ -187,5 +187,6 @@ func page(
         // An author's hyphen before a capital stays.
         #expect(OCREngine.tidy("Jean-\nPaul", script: .alphabetic) == "Jean-Paul")
         #expect(OCREngine.tidy("山の\n上に\n", script: .cjk) == "山の上に")
+        #expect(OCREngine.tidy("むか し 山 の Tokyo Tower へ", script: .cjk) == "むかし山のTokyo Towerへ")
     }
 }
