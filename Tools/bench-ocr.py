@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 
+SHOW_ERRORS = False
 MODELS = {"en": "eng", "ar": "ara", "fr": "fra", "es": "spa", "zh-Hans": "chi_sim", "ja": "jpn"}
 
 
@@ -138,6 +139,8 @@ def sample_books(binary, books_dir, scratch):
                 per_lang.setdefault(lang, [0, 0, 0, 0])[3] += 1
                 continue
             d, n = cer_parts(read.get((image, box), ""), text)
+            if SHOW_ERRORS and d:
+                print(f"  {name} {image} {box} [{lang}] {d}/{n}: {text!r} -> {read.get((image, box), '')!r}", file=sys.stderr)
             acc = per_lang.setdefault(lang, [0, 0, 0, 0])
             acc[0] += d
             acc[1] += n
@@ -200,7 +203,10 @@ def main():
     ap.add_argument("--real", default="../shared/realdata/huck-finn-1884/images")
     ap.add_argument("--truth", default="Benchmarks/OCR/huck-finn-1884")
     ap.add_argument("--json")
+    ap.add_argument("--show-errors", action="store_true", help="print every box read with errors (stderr)")
     a = ap.parse_args()
+    global SHOW_ERRORS
+    SHOW_ERRORS = a.show_errors
     scratch = tempfile.mkdtemp(prefix="pb-bench-ocr-")
     try:
         rows = sample_books(a.binary, a.books, scratch)

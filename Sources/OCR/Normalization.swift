@@ -222,7 +222,15 @@ public enum RegionNormalizer {
                 start = nil
             }
         }
-        return bands
+        return mergingMarks(bands)
+    }
+
+    /// Arabic dots, accents and stray descender fragments form thin bands of their own beside
+    /// their line; bands under 40 % of the thickest one are not counted as lines.
+    static func mergingMarks(_ bands: [Band]) -> [Band] {
+        guard let thickest = bands.map(\.thickness).max(), bands.count > 1 else { return bands }
+        let lines = bands.filter { $0.thickness * 10 >= thickest * 4 }
+        return lines.isEmpty ? bands : lines
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -123,15 +123,35 @@ public final class OCREngine {
         if norm.lineCount == 0 {
             return OCRResult(text: "", confidence: 0, words: [], model: model.name, segmentation: .block, lineCount: 0, scale: norm.scale)
         }
-        let segmentation: OCRSegmentation = model.vertical ? .verticalBlock : (norm.singleLine || region.isPageNumber ? .line : .block)
-        let raw = tess.recognize(
-            norm.image.pixels, width: norm.image.width, height: norm.image.height, segmentation: segmentation, dpi: 300,
-            allowed: region.isPageNumber ? "0123456789ivxlcdmIVXLCDM" : nil)
-        let text = Self.tidy(raw.text, script: model.script)
+        let first: OCRSegmentation =
+            model.vertical ? .verticalBlock : region.isPageNumber ? .word : norm.singleLine ? .rawLine : .block
+        // Tesseract's layout analysis fails outright on some clean crops (an empty result, or
+        // "d" for "27") that another mode reads perfectly; when the first reading is empty or
+        // unsure, the other plausible modes are tried and the most confident reading kept.
+        var modes = [first]
+        if !model.vertical {
+            modes += (norm.lineCount <= 2 ? [OCRSegmentation.rawLine, .line, .block] : [.block]).filter { $0 != first }
+        }
+        var best: (segmentation: OCRSegmentation, text: String, confidence: Double, words: [OCRWord])? = nil
+        for mode in modes {
+            let raw = tess.recognize(
+                norm.image.pixels, width: norm.image.width, height: norm.image.height, segmentation: mode, dpi: 300,
+                allowed: region.isPageNumber ? "0123456789ivxlcdmIVXLCDM" : nil)
+            let text = Self.tidy(raw.text, script: model.script)
+            let confidence = text.isEmpty ? 0 : raw.confidence
+            if confidence > best?.confidence ?? -1 { best = (mode, text, confidence, raw.words) }
+            if confidence >= Self.sureEnough { break }
+        }
+        guard let best else {
+            return OCRResult(text: "", confidence: 0, words: [], model: model.name, segmentation: first, lineCount: norm.lineCount, scale: norm.scale)
+        }
         return OCRResult(
-            text: text, confidence: text.isEmpty ? 0 : raw.confidence, words: raw.words, model: model.name,
-            segmentation: segmentation, lineCount: norm.lineCount, scale: norm.scale)
+            text: best.text, confidence: best.confidence, words: best.words, model: model.name, segmentation: best.segmentation,
+            lineCount: norm.lineCount, scale: norm.scale)
     }
+
+    /// A reading at least this confident is kept without trying other segmentation modes.
+    static let sureEnough = 0.75
 
     /// Tesseract's layout turned into book text: lines of a paragraph joined (with a space, or
     /// directly for scripts written without spaces), a word hyphenated across a line break

@@ -17,12 +17,19 @@ public enum OCRSegmentation: String, Sendable, Hashable {
     case line
     /// A block of vertical text, columns right to left (PSM 5).
     case verticalBlock
+    /// One word (PSM 8): page numbers, where the line finder stumbles on two digits.
+    case word
+    /// One line given straight to the recogniser, no layout analysis (PSM 13). Tesseract's line
+    /// finder loses whole clean Arabic lines that this reads perfectly.
+    case rawLine
 
     var psm: TessPageSegMode {
         switch self {
         case .block: PSM_SINGLE_BLOCK
         case .line: PSM_SINGLE_LINE
         case .verticalBlock: PSM_SINGLE_BLOCK_VERT_TEXT
+        case .word: PSM_SINGLE_WORD
+        case .rawLine: PSM_RAW_LINE
         }
     }
 }

@@ -53,6 +53,9 @@ struct OCRCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Folder of Tesseract .traineddata models (default: TESSDATA_PREFIX, then the system's).", valueName: "dir"), completion: .directory)
     var tessdata: String?
 
+    @Option(name: .customLong("debug-crops"), help: ArgumentHelp("Write each box as Tesseract sees it (<page>-<box>.png) into this folder.", visibility: .hidden))
+    var debugCrops: String?
+
     func validate() throws {
         try validateJobs(jobs)
         if let languages, parsedLanguages(languages).isEmpty {
@@ -93,14 +96,15 @@ struct OCRCommand: AsyncParsableCommand {
         let progress = Progress("ocr", total: plan.pages.count, enabled: !json)
         let writer = OCRWriter(directory: directory, dryRun: dryRun)
         let queue = WorkQueue(count: plan.pages.count)
-        let pages = plan.pages, tessdata = self.tessdata
+        let pages = plan.pages, tessdata = self.tessdata, debugCrops = self.debugCrops
+        if let debugCrops { try BookJob.makeFolder(debugCrops, command: "ocr") }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<min(jobs, max(1, pages.count)) {
                 group.addTask {
                     // Tesseract handles are not thread-safe: each worker owns its engine.
                     let engine = OCREngine(dataPath: tessdata)
                     while let i = await queue.next() {
-                        let outcome = OCRPlan.read(pages[i], in: directory, engine: engine)
+                        let outcome = OCRPlan.read(pages[i], in: directory, engine: engine, debugCrops: debugCrops)
                         if let failure = outcome.failure { Console.error("ocr: \(failure)") }
                         await writer.add(outcome)
                         progress.advance(pages[i].image)

@@ -107,14 +107,14 @@ enum OCRPlan {
 
     /// Decodes the page's scan once and reads each of its boxes. A scan that cannot be decoded,
     /// or a model Tesseract cannot load, fails the page (named), never the run.
-    static func read(_ work: PageWork, in directory: String, engine: OCREngine) -> PageOutcome {
+    static func read(_ work: PageWork, in directory: String, engine: OCREngine, debugCrops: String? = nil) -> PageOutcome {
         let start = DispatchTime.now()
-        var outcome = readUntimed(work, in: directory, engine: engine)
+        var outcome = readUntimed(work, in: directory, engine: engine, debugCrops: debugCrops)
         outcome.milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
         return outcome
     }
 
-    private static func readUntimed(_ work: PageWork, in directory: String, engine: OCREngine) -> PageOutcome {
+    private static func readUntimed(_ work: PageWork, in directory: String, engine: OCREngine, debugCrops: String?) -> PageOutcome {
         var outcome = PageOutcome(image: work.image)
         let path = directory + "/" + work.image
         let image: Bitmap<RGBA8>
@@ -123,6 +123,12 @@ enum OCRPlan {
             return outcome
         }
         for box in work.boxes {
+            if let debugCrops, let model = try? OCRLanguages.model(for: box.region.language, vertical: box.region.vertical),
+               let seen = try? RegionNormalizer.normalize(
+                page: image, rect: box.region.rect, model: model, vertical: box.region.vertical, polarity: box.region.polarity,
+                ink: box.region.inkColor, ground: box.region.backgroundColor) {
+                try? PNGEncoder.write(seen.image, to: debugCrops + "/" + BookDirectory.stem(of: work.image) + "-" + box.id + ".png", options: .fast)
+            }
             do {
                 let r = try engine.recognize(image, region: box.region)
                 outcome.results.append(BoxResult(
