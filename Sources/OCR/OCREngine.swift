@@ -124,7 +124,7 @@ public final class OCREngine {
             return OCRResult(text: "", confidence: 0, words: [], model: model.name, segmentation: .block, lineCount: 0, scale: norm.scale)
         }
         let first: OCRSegmentation =
-            model.vertical ? .verticalBlock : region.isPageNumber ? .word : norm.singleLine ? .rawLine : .block
+            model.vertical ? .verticalBlock : region.isPageNumber ? .word : norm.singleLine ? .line : .block
         // Tesseract's layout analysis fails outright on some clean crops (an empty result, or
         // "d" for "27") that another mode reads perfectly; when the first reading is empty or
         // unsure, the other plausible modes are tried and the most confident reading kept.

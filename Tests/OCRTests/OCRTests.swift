@@ -44,7 +44,7 @@ func page(
         let (image, rect) = try page(text, size: 28, box: Size(width: 800, height: 50))
         let result = try OCREngine().recognize(image, region: OCRRegion(rect: rect, language: "en"))
         #expect(result.model == "eng")
-        #expect(result.segmentation == .rawLine)
+        #expect(result.segmentation == .line)
         #expect(characterErrorRate(result.text, text) <= 0.03, "read \(result.text)")
         #expect(result.confidence > 0.7)
         #expect(result.words.count >= 8)
