@@ -41,8 +41,10 @@ public enum RegionNormalizer {
         guard let inside = rect.intersection(page.bounds), inside.width >= 2, inside.height >= 2 else {
             throw .emptyRegion("the box \(rect) lies outside the \(page.width)×\(page.height) page or is too small")
         }
-        // A small margin: detected boxes hug the ink, and glyphs cut at the edge read wrongly.
-        let margin = max(3, min(16, min(inside.width, inside.height) / 8))
+        // A thin margin of the page keeps anti-aliased glyph edges; the rest of the border is
+        // white padding, not page: a wider margin of page pulls in fragments of the neighbouring
+        // lines, which Tesseract reads as a line of garbage.
+        let margin = max(2, min(4, min(inside.width, inside.height) / 16))
         let crop = inside.expanded(by: margin).intersection(page.bounds) ?? inside
         let colour = page.view(crop).copy()
         var grey: Bitmap<UInt8>
