@@ -34,6 +34,7 @@ bench:
 	@Tools/bench-typeset.sh
 	@Tools/bench-render.sh
 	@Tools/bench-thumbs.sh
+	@Tools/bench-ocr.sh
 
 # libFuzzer + AddressSanitizer over every harness (Tests/Fuzz/README.md); FUZZ_SECONDS per harness.
 fuzz:

@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "Library", targets: ["Library"]),
         .library(name: "Reader", targets: ["Reader"]),
         .library(name: "Formats", targets: ["Formats"]),
+        .library(name: "OCR", targets: ["OCR"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -52,6 +53,7 @@ let package = Package(
         .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
         systemLibrary("CThai", pkgConfig: "libthai", apt: "libthai-dev"),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
+        systemLibrary("CTesseract", pkgConfig: "tesseract", apt: "libtesseract-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
@@ -92,6 +94,8 @@ let package = Package(
         .target(
             name: "Library", dependencies: ["BookModel", "FileIO", "Preparation", "Thumbnails"],
             swiftSettings: swiftSettings),
+        // Reading the text of boxes with Tesseract (`picturebook ocr`); no C type in its API.
+        .target(name: "OCR", dependencies: ["Raster", "Geometry", "CTesseract"], swiftSettings: swiftSettings),
         // The web reader's HTTP server (`picturebook serve`); Web/ holds the browser app.
         .target(
             name: "Reader",
@@ -105,7 +109,7 @@ let package = Package(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats",
+                "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats", "OCR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -159,6 +163,9 @@ let package = Package(
         .testTarget(
             name: "FormatsTests", dependencies: ["Formats", "BookModel", "Geometry", "Codecs", "Raster", "picturebook"],
             exclude: ["check-iiif.py"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "OCRTests", dependencies: ["OCR", "Raster", "Geometry", "Typesetting", "Codecs"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "ReaderTests",
             dependencies: [

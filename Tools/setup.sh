@@ -18,6 +18,10 @@ packages=(
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
   fonts-noto-core fonts-noto-cjk
   unicode-data libhyphen-dev hyphen-en-us libthai-dev zlib1g-dev
+  # OCR (`picturebook ocr`): Tesseract's library and the models for the sample books' languages
+  # (en, fr, es, ar, zh-Hans) plus Japanese, horizontal and vertical, for the NDL scans.
+  libtesseract-dev tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ara
+  tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tesseract-ocr-jpn tesseract-ocr-jpn-vert
 )
 for arg in "$@"; do
   case "$arg" in

@@ -170,6 +170,9 @@ public struct TextBox: Hashable, Sendable {
     public var rect: PixelRect
     /// The text, per language (the printed language and any translations).
     public var text: LanguageMap
+    /// Per language, who wrote the text (OCR or a person) and how sure OCR was; a language
+    /// without a record was written by a person. See TextSource.swift.
+    public var textSources = TextOriginMap()
     public var role: TextRole?
     /// The language of the printed text.
     public var language: String?

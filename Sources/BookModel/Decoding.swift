@@ -17,7 +17,7 @@ struct ManifestDecoder {
     ]
     static let pageKeys = ["image", "width", "height", "label", "role", "single", "textBoxes"]
     static let boxKeys = [
-        "id", "role", "rect", "text", "language", "order", "orientation", "polarity", "inkColor", "backgroundColor",
+        "id", "role", "rect", "text", "textSources", "language", "order", "orientation", "polarity", "inkColor", "backgroundColor",
         "confidence", "source", "needsReview",
     ]
     static let rectKeys = ["x", "y", "width", "height"]
@@ -299,6 +299,7 @@ struct ManifestDecoder {
                 expected("a map from language to text like {\"en\": \"…\"}", v, at: path / "text")
             }
         }
+        if let v = optional(o, "textSources") { box.textSources = textOrigins(v, at: path / "textSources") }
         if let v = optional(o, "role") { box.role = string(v, at: path / "role").map(TextRole.init(rawValue:)) }
         if let v = optional(o, "language") { box.language = string(v, at: path / "language") }
         if let v = optional(o, "order") { box.order = integer(v, at: path / "order") }

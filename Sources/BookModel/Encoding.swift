@@ -50,6 +50,7 @@ extension TextBox {
         if let role { known.append(("role", .string(role.rawValue))) }
         known.append(("rect", .object(assemble(r, extras: rectExtraFields, layout: rectLayout))))
         if !text.isEmpty || layout.keeps("text") { known.append(("text", text.json)) }
+        if !textSources.isEmpty || layout.keeps("textSources") { known.append(("textSources", textSources.json)) }
         if let language { known.append(("language", .string(language))) }
         if let order { known.append(("order", .number(JSONNumber(order)))) }
         if let orientation { known.append(("orientation", .string(orientation.rawValue))) }

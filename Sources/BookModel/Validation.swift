@@ -229,6 +229,7 @@ private struct Validator {
             for e in box.text {
                 checkTextLanguage(e.language, at: bp / "text" / e.language, what: "text language")
             }
+            checkTextSources(box, at: bp / "textSources")
             if let lang = box.language, ok(bp / "language") {
                 checkTextLanguage(lang, at: bp / "language", what: "printed language")
             }
@@ -246,6 +247,22 @@ private struct Validator {
                 } else {
                     firstBoxForOrder[order] = j
                 }
+            }
+        }
+    }
+
+    /// Each record names a language the box has text in, a known writer, and a confidence in 0…1.
+    mutating func checkTextSources(_ box: TextBox, at path: JSONPath) {
+        for e in box.textSources where ok(path / e.language) {
+            let p = path / e.language
+            if box.text[e.language] == nil {
+                warning(p, "there is no text in \(quote(e.language)) for this record to describe; remove it or add the text")
+            }
+            if !e.origin.source.isKnown, ok(p / "source") {
+                warning(p / "source", "unknown text source \(quote(e.origin.source.rawValue)), kept as is and treated as a person's; known sources: \(TextSourceKind.known.map(\.rawValue).joined(separator: ", "))")
+            }
+            if let c = e.origin.confidence, ok(p / "confidence"), !(c >= 0 && c <= 1) {
+                error(p / "confidence", "expected a number from 0 to 1, found \(c.isFinite ? JSONNumber(c).literal : "\(c)")")
             }
         }
     }

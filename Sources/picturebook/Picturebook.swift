@@ -7,7 +7,7 @@ struct Picturebook: AsyncParsableCommand {
         abstract: "Turn scanned picture books into clear, multilingual digital books.",
         subcommands: [
             Info.self, Convert.self, Validate.self, Typeset.self, Generate.self, Analyze.self,
-            Clear.self, Popout.self, RenderScreens.self, TransitionFrames.self, Thumbs.self, Prepare.self, Serve.self,
-            Export.self, Import.self,
+            Clear.self, OCRCommand.self, Popout.self, RenderScreens.self, TransitionFrames.self, Thumbs.self, Prepare.self,
+            Serve.self, Export.self, Import.self,
         ])
 }
