@@ -6,9 +6,12 @@
 #   Tools/setup.sh            libraries + fonts (enough to build, run and test)
 #   Tools/setup.sh --bench    also the peer tools the benchmarks time (djpeg, vips, ImageMagick, ...)
 #   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
+#   Tools/setup.sh --ocr      also the peer detectors of Tools/bench-unseen.sh: Tesseract and a venv
+#                             with rapidocr-onnxruntime (PaddleOCR PP-OCRv4 ONNX models in the wheel)
 set -euo pipefail
 
 browser=0
+ocr=0
 packages=(
   pkg-config
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
@@ -19,7 +22,8 @@ for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl) ;;
     --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
-    *) echo "setup.sh: unknown option '$arg' (expected --bench or --browser)" >&2; exit 2 ;;
+    --ocr) packages+=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu python3-venv); ocr=1 ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --bench, --browser or --ocr)" >&2; exit 2 ;;
   esac
 done
 
@@ -51,6 +55,23 @@ if ((browser)); then
   cd "$(dirname "$0")/.."
   venv=.build/venv-browser
   reqs="selenium>=4.20 pytest>=8 Pillow>=10"
+  if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
+    echo "setup: creating $venv ($reqs)"
+    mkdir -p .build
+    /usr/bin/python3 -m venv "$venv"
+    # shellcheck disable=SC2086
+    "$venv/bin/pip" install --quiet --disable-pip-version-check $reqs
+    echo "$reqs" >"$venv/.requirements"
+  fi
+fi
+
+# The PP-OCRv4 peer (issue 17): rapidocr-onnxruntime ships the detector's ONNX model inside its
+# wheel, so installing the package is fetching the model; nothing is committed. Its own venv keeps
+# onnxruntime and opencv away from the browser tests' venv. Once made, the benchmark runs offline.
+if ((ocr)); then
+  cd "$(dirname "$0")/.."
+  venv=.build/venv-ocr
+  reqs="rapidocr-onnxruntime==1.4.4"
   if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
     echo "setup: creating $venv ($reqs)"
     mkdir -p .build
