@@ -177,7 +177,7 @@ def load_detections(work, corpus, pages):
             pp = json.load(open(os.path.join(base, "ppocr.json")))
             for name, v in pp["pages"].items():
                 if name in want:
-                    dets["ppocr"][want[name]] = [tuple(b) for b in v["lines"]]
+                    dets["ppocr"][want[name]] = group_lines([tuple(b) for b in v["lines"]])
                     times["ppocr"].append(v["milliseconds"])
             for name, key in want.items():
                 tsv = os.path.join(base, "tesseract", os.path.splitext(name)[0] + ".tsv")

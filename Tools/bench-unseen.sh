@@ -3,7 +3,7 @@
 # Picturebook's analyze, PaddleOCR PP-OCRv4's detector (rapidocr-onnxruntime) and Tesseract 5 on
 #   real   Benchmarks/RealCorpus (hand-checked real picture books; never tuned on)
 #   ndl    ../shared/realdata/ndl-docl-dev (NDL scans with VOC truth; never tuned on)
-#   synth  our own generator, 40 pages, seed 4001 (the kind of corpus the detector was tuned on)
+#   synth  our own generator, 20 pages, seed 4001 (the kind of corpus the detector was tuned on)
 # and prints one table with the corpora side by side (Tools/bench-unseen.py scores them).
 #
 #   Tools/bench-unseen.sh                   everything (minutes: Tesseract is the slow part)
@@ -34,7 +34,7 @@ ndl=${NDL:-$root/../shared/realdata/ndl-docl-dev}
 [ -d "$ndl" ] || ndl=/work/shared/realdata/ndl-docl-dev
 if [ ! -d "$ndl" ]; then echo "bench-unseen: NDL corpus not found at $ndl (set NDL=...)" >&2; exit 1; fi
 real=$root/Benchmarks/RealCorpus
-synth_seed=4001 synth_pages=40
+synth_seed=4001 synth_pages=20
 
 if ((setup)); then Tools/setup.sh --ocr; fi
 py=.build/venv-ocr/bin/python
