@@ -166,7 +166,7 @@ def load_synth(root):
     return pages
 
 
-def load_detections(work, corpus, pages):
+def load_detections(work, corpus, pages, ours_file="ours.json"):
     """{detector: {page key: [xyxy]}}, {detector: [ms]} from the files bench-unseen.sh wrote."""
     dets = {d: {} for d in DETECTORS}
     times = {d: [] for d in DETECTORS}
@@ -174,7 +174,7 @@ def load_detections(work, corpus, pages):
         base = os.path.join(work, corpus, s)
         want = {p["image"]: p["key"] for p in pages if p["set"] == s}
         try:
-            report = json.load(open(os.path.join(base, "ours.json")))
+            report = json.load(open(os.path.join(base, ours_file)))
             for pr in report["pages"]:
                 name = os.path.basename(pr["image"])
                 if name in want:
@@ -267,6 +267,7 @@ def main():
     ap.add_argument("--ndl")
     ap.add_argument("--synth")
     ap.add_argument("--worst", type=int, default=10)
+    ap.add_argument("--ours-file", default="ours.json", help="name of analyze's JSON in each set folder")
     a = ap.parse_args()
 
     corpora = []  # (id, title, pages)
@@ -281,7 +282,7 @@ def main():
             raise BenchError("no corpus given (--real, --ndl, --synth)")
         results = {}
         for cid, _, pages in corpora:
-            dets, times = load_detections(a.work, cid, pages)
+            dets, times = load_detections(a.work, cid, pages, a.ours_file)
             results[cid] = (pages, dets, times,
                             {d: score(pages, dets[d]) for d in DETECTORS},
                             {d: score(pages, dets[d], regroup=True) for d in DETECTORS})
