@@ -5,7 +5,7 @@ SWIFT ?= swift
 CONFIG ?= release
 BIN = .build/$(CONFIG)/picturebook
 
-.PHONY: setup build demo test corpus bench fuzz test-sanitize test-parallel clean
+.PHONY: setup build demo test corpus bench bench-unseen fuzz test-sanitize test-parallel clean
 
 setup:
 	@Tools/setup.sh
@@ -35,6 +35,11 @@ bench:
 	@Tools/bench-render.sh
 	@Tools/bench-thumbs.sh
 	@Tools/bench-ocr.sh
+
+# Text detection on corpora it was not tuned on, beside PP-OCRv4 and Tesseract (issue 17); minutes.
+# Documentation/Evaluation.md holds the last run's table.
+bench-unseen:
+	@Tools/bench-unseen.sh
 
 # libFuzzer + AddressSanitizer over every harness (Tests/Fuzz/README.md); FUZZ_SECONDS per harness.
 fuzz:

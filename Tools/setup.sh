@@ -9,10 +9,13 @@
 #   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
 #   Tools/setup.sh --formats  also the validators the export tests run: xmllint (ALTO), epubcheck
 #                             (EPUB), and hocr-tools + iiif-prezi3 in .build/venv-formats
+#   Tools/setup.sh --ocr      also the peer detectors of Tools/bench-unseen.sh: Tesseract and a venv
+#                             with rapidocr-onnxruntime (PaddleOCR PP-OCRv4 ONNX models in the wheel)
 set -euo pipefail
 
 browser=0
 formats=0
+ocr=0
 packages=(
   pkg-config
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
@@ -28,7 +31,8 @@ for arg in "$@"; do
     --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl parallel python3-yaml) ;;
     --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
     --formats) packages+=(libxml2-utils epubcheck python3-venv); formats=1 ;;
-    *) echo "setup.sh: unknown option '$arg' (expected --bench, --browser or --formats)" >&2; exit 2 ;;
+    --ocr) packages+=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu python3-venv); ocr=1 ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --bench, --browser, --formats or --ocr)" >&2; exit 2 ;;
   esac
 done
 
@@ -76,6 +80,23 @@ if ((formats)); then
   cd "$(dirname "$0")/.."
   venv=.build/venv-formats
   reqs="hocr-tools>=1.1 iiif-prezi3>=2.0"
+  if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
+    echo "setup: creating $venv ($reqs)"
+    mkdir -p .build
+    /usr/bin/python3 -m venv "$venv"
+    # shellcheck disable=SC2086
+    "$venv/bin/pip" install --quiet --disable-pip-version-check $reqs
+    echo "$reqs" >"$venv/.requirements"
+  fi
+fi
+
+# The PP-OCRv4 peer (issue 17): rapidocr-onnxruntime ships the detector's ONNX model inside its
+# wheel, so installing the package is fetching the model; nothing is committed. Its own venv keeps
+# onnxruntime and opencv away from the browser tests' venv. Once made, the benchmark runs offline.
+if ((ocr)); then
+  cd "$(dirname "$0")/.."
+  venv=.build/venv-ocr
+  reqs="rapidocr-onnxruntime==1.4.4"
   if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
     echo "setup: creating $venv ($reqs)"
     mkdir -p .build
