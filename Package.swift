@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "Thumbnails", targets: ["Thumbnails"]),
         .library(name: "Preparation", targets: ["Preparation"]),
         .library(name: "Reader", targets: ["Reader"]),
+        .library(name: "Glossary", targets: ["Glossary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -61,6 +62,7 @@ let package = Package(
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen", "CThai"],
             swiftSettings: swiftSettings),
         .target(name: "BookModel", dependencies: ["Geometry", "FileIO"], swiftSettings: swiftSettings),
+        .target(name: "Glossary", dependencies: ["BookModel", "FileIO", "CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "Generator",
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
@@ -96,7 +98,7 @@ let package = Package(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails", "Preparation", "Reader",
+                "Layout", "Render", "Thumbnails", "Preparation", "Reader", "Glossary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -110,6 +112,7 @@ let package = Package(
         .testTarget(
             name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "GlossaryTests", dependencies: ["Glossary", "BookModel"], swiftSettings: swiftSettings),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],

@@ -7,6 +7,6 @@ struct Picturebook: AsyncParsableCommand {
         abstract: "Turn scanned picture books into clear, multilingual digital books.",
         subcommands: [
             Info.self, Convert.self, Validate.self, Typeset.self, Generate.self, Analyze.self,
-            Clear.self, Popout.self, RenderScreens.self, TransitionFrames.self, Thumbs.self, Serve.self,
+            Clear.self, Popout.self, RenderScreens.self, TransitionFrames.self, Thumbs.self, Serve.self, GlossaryCommand.self,
         ])
 }
