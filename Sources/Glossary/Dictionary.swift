@@ -93,7 +93,7 @@ public struct BilingualDictionary: Sendable {
                 }
             }
             for piece in cleaned.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == ":" }) {
-                var p = piece.trimmingCharacters(in: " \t.")
+                var p = String(piece).trimmingCharacters(in: " \t.")
                 // Sense numbers: "1. chat" → "chat".
                 while let f = p.first, f.isNumber { p.removeFirst() }
                 p = p.trimmingCharacters(in: " \t.").lowercased()

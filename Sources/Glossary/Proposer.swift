@@ -67,9 +67,12 @@ public struct Proposer: Sendable {
                     byWord[key] = Proposal(entry: GlossaryEntry(id: "", language: pivot, text: pair.source, source: .proposed), evidence: [:], page: pair.page)
                     order.append(key)
                 }
-                byWord[key]?.entry.translations[language] = pair.target
-                byWord[key]?.evidence[language] = pair
-                byWord[key]?.page = min(byWord[key]?.page ?? pair.page, pair.page)
+                if var p = byWord[key] {
+                    p.entry.translations[language] = pair.target
+                    p.evidence[language] = pair
+                    p.page = min(p.page, pair.page)
+                    byWord[key] = p
+                }
             }
         }
         return order.compactMap { byWord[$0] }.sorted { a, b in

@@ -114,7 +114,7 @@ let englishChinese: [SentencePair] = [
         let pairs = Aligner(sourceLanguage: "en", targetLanguage: "ar", dictionary: dict).align(one)
         let found = Dictionary(pairs.map { ($0.source, $0.target) }, uniquingKeysWith: { a, _ in a })
         #expect(found == ["kite": "طائرة", "red": "حمراء"])
-        #expect(pairs.allSatisfy(\.inDictionary))
+        #expect(pairs.allSatisfy { $0.inDictionary })
     }
 
     @Test func repeatedBoxesCountOnce() {
