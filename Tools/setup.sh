@@ -14,6 +14,9 @@ packages=(
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
   fonts-noto-core fonts-noto-cjk
   unicode-data libhyphen-dev hyphen-en-us libthai-dev zlib1g-dev
+  # Bilingual dictionaries `picturebook glossary` breaks ties with (optional at run time; installed
+  # so the sample books' proposals and their measured precision are reproducible).
+  dict-freedict-eng-ara dict-freedict-eng-fra dict-freedict-eng-spa
 )
 for arg in "$@"; do
   case "$arg" in
