@@ -48,10 +48,11 @@ public struct AlignmentOptions: Sendable {
     public var minimumDice = 0.5
     /// Words in a larger share of sentence pairs than this are function words ("the", "و"),
     /// never glossary material; only applied when there are enough pairs to tell.
-    public var maximumShare = 0.35
+    public var maximumShare = 0.5
     public var dictionaryBonus = 0.3
     public var spellingBonus = 0.15
     public var positionBonus = 0.1
+    public var runLengthBonus = 0.06
 
     public init(minimumCount: Int = 1) { self.minimumCount = minimumCount }
 }
@@ -87,9 +88,12 @@ public struct Aligner: Sendable {
         func occurrences(_ text: String, _ language: String) -> Occurrence {
             let tokens = Tokenizer.tokens(text, language: language)
             var position: [String: Double] = [:]
-            for (i, t) in tokens.enumerated() where position[t.key] == nil && isCandidate(t.key, language: language) {
-                position[t.key] = tokens.count > 1 ? Double(i) / Double(tokens.count - 1) : 0.5
-                if surfaces[language + "\u{0}" + t.key] == nil { surfaces[language + "\u{0}" + t.key] = t.surface }
+            for t in tokens where position[t.key] == nil && isCandidate(t.key, language: language) {
+                position[t.key] = t.position
+                // The lower-case spelling when the word is ever written so ("farm", not the
+                // title's "Farm").
+                let sk = language + "\u{0}" + t.key
+                if surfaces[sk] == nil || (surfaces[sk] != t.key && t.surface == t.key) { surfaces[sk] = t.surface }
             }
             return Occurrence(keys: position.keys.sorted(), position: position)
         }
@@ -115,15 +119,30 @@ public struct Aligner: Sendable {
             }
         }
 
+        // A run of a spaceless script that never occurs without a longer run containing it is
+        // part of that run ("太" of "太阳"): only the longest such run stands for the word.
+        func subsumed(_ key: String, among keys: [String], count: [String: Int], jointCount: (String) -> Int) -> Bool {
+            // Only with evidence: a run seen once is "never without" every longer run around it.
+            guard let f = key.first, Tokenizer.isSpaceless(f), count[key, default: 0] >= 2 else { return false }
+            return keys.contains { other in
+                other.count > key.count && other.contains(key) && count[other] == count[key] && jointCount(other) == jointCount(key)
+            }
+        }
         var candidates: [WordPair] = []
         for (a, row) in joint {
+            let targets = Array(row.keys)
             for (b, j) in row where j.count >= options.minimumCount {
+                if subsumed(b, among: targets, count: targetCount, jointCount: { row[$0]?.count ?? 0 }) { continue }
+                if subsumed(a, among: Array(joint.keys), count: sourceCount, jointCount: { joint[$0]?[b]?.count ?? 0 }) { continue }
                 let dice = 2 * Double(j.count) / Double(sourceCount[a, default: 0] + targetCount[b, default: 0])
                 guard dice >= options.minimumDice else { continue }
                 let sa = surfaces[sourceLanguage + "\u{0}" + a] ?? a
                 let sb = surfaces[targetLanguage + "\u{0}" + b] ?? b
                 let listed = dictionary?.lists(a, b) ?? false
+                let spaced = !(a.first.map(Tokenizer.isSpaceless) ?? false) && !(b.first.map(Tokenizer.isSpaceless) ?? false)
                 var score = dice + options.positionBonus * j.positionAgreement / Double(j.count)
+                // Most Chinese and Japanese words are two characters long: among tied runs, prefer those.
+                if !spaced, b.count == 2 || a.count == 2 { score += options.runLengthBonus }
                 score += options.spellingBonus * spellingSimilarity(a, b)
                 if listed { score += options.dictionaryBonus }
                 candidates.append(WordPair(source: sa, target: sb, score: score, dice: dice, count: j.count, page: j.page, inDictionary: listed))

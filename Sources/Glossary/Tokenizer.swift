@@ -10,10 +10,13 @@ public struct Token: Hashable, Sendable {
     public var surface: String
     /// Lower-cased, for counting "Sea" and "sea" as one word.
     public var key: String
+    /// Where the unit's middle falls in the sentence, 0…1 (in characters).
+    public var position: Double = 0.5
 
-    public init(surface: String, key: String) {
+    public init(surface: String, key: String, position: Double = 0.5) {
         self.surface = surface
         self.key = key
+        self.position = position
     }
 }
 
@@ -24,17 +27,20 @@ public enum Tokenizer {
     /// Units of `text`, in order, duplicates kept.
     public static func tokens(_ text: String, language: String) -> [Token] {
         var out: [Token] = []
+        let total = Double(max(1, text.count))
         for segment in segments(text) {
             if segment.spaceless {
                 let chars = Array(segment.text)
                 for start in chars.indices {
                     for length in 1...maximumRun where start + length <= chars.count {
                         let s = String(chars[start..<start + length])
-                        out.append(Token(surface: s, key: s))
+                        let middle = Double(segment.offset + start) + Double(length) / 2
+                        out.append(Token(surface: s, key: s, position: middle / total))
                     }
                 }
             } else {
-                out.append(Token(surface: segment.text, key: segment.text.lowercased()))
+                let middle = Double(segment.offset) + Double(segment.text.count) / 2
+                out.append(Token(surface: segment.text, key: segment.text.lowercased(), position: middle / total))
             }
         }
         return out
@@ -43,6 +49,8 @@ public enum Tokenizer {
     struct Segment {
         var text: String
         var spaceless: Bool
+        /// Characters before the segment in the sentence.
+        var offset: Int
     }
 
     /// Runs of word characters, split at spaces and punctuation, and at every change between a
@@ -51,20 +59,26 @@ public enum Tokenizer {
         var out: [Segment] = []
         var current = ""
         var currentSpaceless = false
+        var start = 0, index = 0
         func flush() {
             // Apostrophes and hyphens belong inside words ("Salma’s", "well-known"), not at
             // their ends.
             let trimmed = current.trimmingCharacters(in: "'’-‐")
-            if !trimmed.isEmpty { out.append(Segment(text: trimmed, spaceless: currentSpaceless)) }
+            if !trimmed.isEmpty { out.append(Segment(text: trimmed, spaceless: currentSpaceless, offset: start)) }
             current = ""
         }
         for ch in text {
+            defer { index += 1 }
+            if current.isEmpty { start = index }
             guard isWordCharacter(ch) else {
                 flush()
                 continue
             }
             let spaceless = isSpaceless(ch)
-            if !current.isEmpty, spaceless != currentSpaceless { flush() }
+            if !current.isEmpty, spaceless != currentSpaceless {
+                flush()
+                start = index
+            }
             currentSpaceless = spaceless
             current.append(ch)
         }

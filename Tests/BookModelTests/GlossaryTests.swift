@@ -89,7 +89,7 @@ import Testing
         .init(old: #""text": "rabbit""#, new: #""text": "Moon""#, path: "glossary[1].text", fragment: "is also glossary[0]", severity: .warning),
         .init(old: #""text": "rabbit""#, new: #""text": """#, path: "glossary[1].text", fragment: "must not be empty"),
         .init(old: #""page": 2"#, new: #""page": 9"#, path: "glossary[1].region.page", fragment: "page 9 does not exist (the book has 4 pages)"),
-        .init(old: #""page": 2"#, new: #""page": 0"#, path: "glossary[1].region.page", fragment: "expected a positive integer"),
+        .init(old: #""page": 2"#, new: #""page": 0"#, path: "glossary[1].region.page", fragment: "page numbers start at 1, found 0"),
         .init(old: #""width": 100, "height": 80"#, new: #""width": 500, "height": 80"#, path: "glossary[1].region.box",
               fragment: "rect 5,6 500×80 extends outside the 410×600 page"),
         .init(old: #""source": "editor""#, new: #""source": "robot""#, path: "glossary[1].source", fragment: #""proposed" or "editor""#),
