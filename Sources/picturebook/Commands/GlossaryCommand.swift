@@ -1,5 +1,6 @@
 import ArgumentParser
 import BookModel
+import FileIO
 import Glossary
 
 struct GlossaryCommand: ParsableCommand {
@@ -46,6 +47,10 @@ struct GlossaryCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard FileIO.exists(book) else {
+            Console.error("glossary: \(book): no such book folder")
+            throw ExitCode.failure
+        }
         let directory = BookDirectory.resolve(book).directory
         var model: Book
         do {
