@@ -10,14 +10,19 @@ KITE = "salmas-red-kite"
 SIZES = pytest.mark.parametrize("size", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
 
 
+def open_slow(phone, route, timeout=180):
+    """Like Phone.open, with time for the server to prepare ClearText pages the first time."""
+    phone.d.get(f"{phone.base}/?load={time.monotonic_ns()}{route}")
+    phone.wait_ready(timeout=timeout)
+
+
 def manifest(phone, book=KITE):
     return phone.js("return fetch(arguments[0]).then(r => r.json())", f"/api/books/{book}")
 
 
 def open_cleartext(phone, page, lang):
     phone.js("localStorage.setItem('pb.mode', 'clear')")
-    phone.open(f"#/book/{KITE}/page/{page}")
-    phone.wait_ready(timeout=120)
+    open_slow(phone, f"#/book/{KITE}/page/{page}")
     if phone.js(f"return document.querySelector('[data-lang=\"{lang}\"]').getAttribute('aria-pressed')") != "true":
         phone.el(f'[data-lang="{lang}"]').click()
         phone.wait_ready(timeout=120)
@@ -86,8 +91,7 @@ def test_vertical_mongolian_pop_up_sits_beside_the_word(phone):
     page = min(e["page"] for e in book["glossary"] if e.get("page"))
     phone.js("localStorage.setItem('pb.mode', 'clear')")
     for n in range(page, page + 6):
-        phone.open(f"#/book/little-horse/page/{n}")
-        phone.wait_ready(timeout=120)
+        open_slow(phone, f"#/book/little-horse/page/{n}")
         spans = [s for s in phone.els(".screen.current .cleartext.vertical-lr .gloss")]
         if spans:
             break
@@ -167,8 +171,7 @@ def test_a_ten_card_revision_is_scheduled_and_survives_a_reload(phone, size):
 
 def test_a_reader_adds_a_pair_and_it_is_marked(phone):
     phone.js("localStorage.setItem('pb.mode', 'clear')")
-    phone.open(f"#/book/{KITE}/page/2")
-    phone.wait_ready(timeout=120)
+    open_slow(phone, f"#/book/{KITE}/page/2")
     text = phone.js("return document.querySelector('.screen.current .cleartext').textContent")
     word = next(w.strip(".,!?’'") for w in text.split() if len(w.strip(".,!?’'")) > 3
                 and not phone.js("return !!document.querySelector('.screen.current .gloss') && "
@@ -182,7 +185,7 @@ def test_a_reader_adds_a_pair_and_it_is_marked(phone):
     phone.wait_ready(timeout=60)
     marked = phone.js("return [...document.querySelectorAll('.screen.current .gloss')].map(s => s.textContent)")
     assert word in marked
-    phone.open(f"#/book/{KITE}/page/2")
+    open_slow(phone, f"#/book/{KITE}/page/2")
     assert word in phone.js("return [...document.querySelectorAll('.screen.current .gloss')].map(s => s.textContent)")
 
 
@@ -210,8 +213,7 @@ def test_help_overlays_appear_once_per_mode(phone, size):
     phone.el(".help-ok").click()
     phone.wait_js("!document.querySelector('.help')")
     # After a reload, none of them comes back.
-    phone.open(f"#/book/{KITE}/page/3")
-    phone.wait_ready(timeout=120)
+    open_slow(phone, f"#/book/{KITE}/page/3")
     phone.el('[data-action="pairs"]').click()
     phone.el(".revise-btn").click()
     time.sleep(0.3)
