@@ -7,6 +7,7 @@ Writes Documentation/reader/*.png at phone size (CSS pixels, 256-colour PNG to s
 """
 import io
 import os
+import time
 
 import pytest
 from PIL import Image
@@ -74,8 +75,9 @@ def test_docs_screenshots_glossary(phone):
     page = min(e["page"] for e in book["glossary"] if e.get("page") and e["page"] > 1)
     phone.js("localStorage.setItem('pb.mode', 'clear')")
     for lang, name in (("en", "glossary-english"), ("ar", "glossary-arabic")):
-        phone.open(f"#/book/salmas-red-kite/page/{page}")
-        phone.wait_ready(timeout=120)
+        # Not phone.open: the first ClearText of a page takes the server longer than its 30 s.
+        phone.d.get(f"{phone.base}/?load={time.monotonic_ns()}#/book/salmas-red-kite/page/{page}")
+        phone.wait_ready(timeout=180)
         if lang != "en":
             phone.el(f'[data-lang="{lang}"]').click()
             phone.wait_ready(timeout=120)
