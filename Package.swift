@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "Reader", targets: ["Reader"]),
         .library(name: "Formats", targets: ["Formats"]),
         .library(name: "OCR", targets: ["OCR"]),
+        .library(name: "Glossary", targets: ["Glossary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,6 +66,7 @@ let package = Package(
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen", "CThai"],
             swiftSettings: swiftSettings),
         .target(name: "BookModel", dependencies: ["Geometry", "FileIO"], swiftSettings: swiftSettings),
+        .target(name: "Glossary", dependencies: ["BookModel", "FileIO", "CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "Generator",
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
@@ -109,7 +111,7 @@ let package = Package(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats", "OCR",
+                "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats", "OCR", "Glossary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -140,6 +142,7 @@ let package = Package(
         .testTarget(
             name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "GlossaryTests", dependencies: ["Glossary", "BookModel"], swiftSettings: swiftSettings),
         .testTarget(name: "BookModelTests", dependencies: ["BookModel", "FileIO", "Geometry", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "GeneratorTests", dependencies: ["Generator", "Raster", "Geometry", "Codecs", "BookModel"],

@@ -30,6 +30,19 @@ for entry in "${books[@]}"; do
   tmp=Books/.$name.tmp
   rm -rf "$tmp"
   "$bin" generate --story "Tools/books/$story.json" --out "$tmp" --no-clean
+  # The glossary was checked by hand (Documentation/Glossary.md); the generator does not make it,
+  # so a rebuilt book keeps the old one.
+  if [ -f "$out/book.json" ]; then
+    python3 - "$out/book.json" "$tmp/book.json" <<'PY'
+import json, sys
+old, new = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:3])
+if old.get("glossary"):
+    new["glossary"] = old["glossary"]
+    with open(sys.argv[2], "w", encoding="utf-8") as f:
+        json.dump(new, f, ensure_ascii=False, indent=2)
+        f.write("\n")
+PY
+  fi
   rm -rf "$out"
   mv "$tmp" "$out"
   if command -v montage >/dev/null; then

@@ -25,6 +25,9 @@ packages=(
   # (en, fr, es, ar, zh-Hans) plus Japanese, horizontal and vertical, for the NDL scans.
   libtesseract-dev tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ara
   tesseract-ocr-chi-sim tesseract-ocr-chi-sim-vert tesseract-ocr-jpn tesseract-ocr-jpn-vert
+  # Bilingual dictionaries `picturebook glossary` breaks ties with (optional at run time; installed
+  # so the sample books' proposals and their measured precision are reproducible).
+  dict-freedict-eng-ara dict-freedict-eng-fra dict-freedict-eng-spa
 )
 for arg in "$@"; do
   case "$arg" in

@@ -32,6 +32,8 @@ public struct Book: Hashable, Sendable {
     public var pages: [Page]
     /// Facing pages that share one illustration.
     public var spreads: [Spread]
+    /// Words and phrases with their translations, for language learners (see Glossary.swift).
+    public var glossary: [GlossaryEntry] = []
     /// Top-level fields this version does not know, in file order.
     public var extraFields: JSONObject
     var layout = FieldLayout()

@@ -13,7 +13,7 @@ struct ManifestDecoder {
 
     static let bookKeys = [
         "format", "title", "subtitle", "author", "illustrator", "translator", "publisher", "year", "source", "license",
-        "languages", "readingDirection", "spreads", "pages",
+        "languages", "readingDirection", "spreads", "pages", "glossary",
     ]
     static let pageKeys = ["image", "width", "height", "label", "role", "single", "textBoxes"]
     static let boxKeys = [
@@ -193,6 +193,7 @@ struct ManifestDecoder {
                 expected("an array of page pairs like [[2, 3], [4, 5]]", v, at: path / "spreads")
             }
         }
+        if let v = optional(o, "glossary") { book.glossary = decodeGlossary(v, at: path / "glossary") }
         return book
     }
 

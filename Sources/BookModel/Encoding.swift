@@ -20,6 +20,7 @@ extension Book {
             known.append(("spreads", .array(spreads.map { [.number(JSONNumber($0.first)), .number(JSONNumber($0.second))] })))
         }
         known.append(("pages", .array(pages.map(\.json))))
+        if !glossary.isEmpty || layout.keeps("glossary") { known.append(("glossary", .array(glossary.map(\.json)))) }
         return .object(assemble(known, extras: extraFields, layout: layout))
     }
 

@@ -27,7 +27,7 @@ extension Book {
     }
 }
 
-private struct Validator {
+struct Validator {
     let book: Book
     let skip: Set<JSONPath>
     let baseDirectory: String?
@@ -81,6 +81,7 @@ private struct Validator {
         }
         checkSpreads()
         checkUnusedImages(firstPageForImage)
+        checkGlossary()
     }
 
     /// Scans in the folders the pages use that no page names: usually a page left out by mistake.
@@ -408,7 +409,7 @@ private struct Validator {
     }
 }
 
-private func quote(_ s: String) -> String { String(decoding: JSONWriter.quoted(s), as: UTF8.self) }
+func quote(_ s: String) -> String { String(decoding: JSONWriter.quoted(s), as: UTF8.self) }
 
 extension String {
     var trimmingSpaces: Substring {

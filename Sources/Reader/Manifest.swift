@@ -80,7 +80,41 @@ enum Manifest {
             ("readingDirection", .string(book.readingDirection.rawValue)),
             ("pages", .array(pages)),
             ("screens", .object([("portrait", screens(.portrait)), ("landscape", screens(.landscape))])),
+            ("glossary", glossary(book)),
         ])
+    }
+
+    /// The book's glossary for the reader's word pop-ups and word-pairs list. Each entry carries
+    /// the page it first appears on (its text, or a translation, in that language's text), so the
+    /// list can jump there; the region's page when no text has it.
+    static func glossary(_ book: Book) -> JSON {
+        var firstPage: [String: Int] = [:]  // "language\0lowercased text" → page
+        func page(of language: String, _ word: String) -> Int? {
+            let key = language + "\u{0}" + word.lowercased()
+            if let p = firstPage[key] { return p > 0 ? p : nil }
+            var found = 0
+            search: for (i, page) in book.pages.enumerated() {
+                for box in page.textBoxes {
+                    if let t = box.text[language], t.lowercased().contains(word.lowercased()) {
+                        found = i + 1
+                        break search
+                    }
+                }
+            }
+            firstPage[key] = found
+            return found > 0 ? found : nil
+        }
+        return .array(book.glossary.map { e in
+            let p = page(of: e.language, e.text) ?? e.translations.lazy.compactMap { page(of: $0.language, $0.text) }.first ?? e.region?.page
+            return .object([
+                ("id", .string(e.id)), ("language", .string(e.language)), ("text", .string(e.text)),
+                ("translations", .object(e.translations.entries.map { ($0.language, .string($0.text)) })),
+                ("note", .optional(e.note)), ("tags", .array(e.tags.map(JSON.string))),
+                ("page", p.map(JSON.int) ?? .null),
+                ("region", e.region.map { .object([("page", .int($0.page)), ("box", .rect($0.box))]) } ?? .null),
+                ("source", .string((e.source ?? .editor).rawValue)),
+            ])
+        })
     }
 
     /// The layout engine's kind, except that a landscape screen showing the cover alone is

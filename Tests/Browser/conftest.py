@@ -20,6 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACTS = pathlib.Path(os.environ.get("BROWSER_ARTIFACTS", ROOT / ".build" / "browser-artifacts"))
 PORTRAIT = (393, 852)
 LANDSCAPE = (852, 393)
+HELP_MODES = ("scan", "clear", "pairs", "revise")
+HELP_SEEN = "".join(f"localStorage.setItem('pb.help.{m}', '1');" for m in HELP_MODES)
 
 
 @pytest.fixture(scope="session")
@@ -151,6 +153,9 @@ def phone(browser, base_url, request):
     Each test leaves a screenshot of where it ended in the artefacts folder."""
     browser.get(base_url + "/#/")
     browser.execute_script("localStorage.clear(); sessionStorage.clear();")
+    # The first-use help overlays would cover what these tests tap; test_glossary.py clears
+    # these flags to test the overlays themselves.
+    browser.execute_script(HELP_SEEN)
     p = Phone(browser, base_url, PORTRAIT, 2)
     yield p
     try:

@@ -7,6 +7,7 @@ Writes Documentation/reader/*.png at phone size (CSS pixels, 256-colour PNG to s
 """
 import io
 import os
+import time
 
 import pytest
 from PIL import Image
@@ -66,3 +67,26 @@ def test_docs_screenshots(phone):
     phone.open("#/book/little-horse/page/2")
     phone.wait_ready(timeout=120)
     save(phone, "mongolian")
+
+
+def test_docs_screenshots_glossary(phone):
+    """Glossary pop-ups in English and Arabic, the word-pairs list and a revision card."""
+    book = phone.js("return fetch('/api/books/salmas-red-kite').then(r => r.json())")
+    page = min(e["page"] for e in book["glossary"] if e.get("page") and e["page"] > 1)
+    phone.js("localStorage.setItem('pb.mode', 'clear')")
+    for lang, name in (("en", "glossary-english"), ("ar", "glossary-arabic")):
+        # Not phone.open: the first ClearText of a page takes the server longer than its 30 s.
+        phone.d.get(f"{phone.base}/?load={time.monotonic_ns()}#/book/salmas-red-kite/page/{page}")
+        phone.wait_ready(timeout=180)
+        if lang != "en":
+            phone.el(f'[data-lang="{lang}"]').click()
+            phone.wait_ready(timeout=120)
+        phone.tap_el(phone.els(".screen.current .cleartext .gloss")[0])
+        phone.el(".gloss-pop")
+        save(phone, name)
+    phone.el('[data-action="pairs"]').click()
+    phone.el('.panel[data-panel="pairs"]')
+    save(phone, "word-pairs")
+    phone.el(".revise-btn").click()
+    phone.el(".show-btn").click()
+    save(phone, "revision")

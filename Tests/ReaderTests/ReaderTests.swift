@@ -123,6 +123,26 @@ func get(_ server: ReaderServer, _ uri: String, headers: HTTPFields = [:]) async
         #expect(landscape.first?["kind"] as? String == "cover")
     }
 
+    /// The glossary reaches the reader with the page each word first appears on, so the
+    /// word-pairs list can jump there.
+    @Test func manifestCarriesTheGlossaryWithPages() async throws {
+        let m = try json(try await get(Fixture.shared, "/api/books/farm"))
+        let glossary = try #require(m["glossary"] as? [[String: Any]])
+        #expect(glossary.count >= 15)
+        let pages = try #require(m["pages"] as? [[String: Any]])
+        for e in glossary {
+            let language = try #require(e["language"] as? String), word = try #require(e["text"] as? String)
+            let translations = try #require(e["translations"] as? [String: String])
+            #expect(!translations.isEmpty)
+            let page = try #require(e["page"] as? Int, "\(word) has a page")
+            let boxes = try #require(pages[page - 1]["textBoxes"] as? [[String: Any]])
+            let texts = boxes.compactMap { $0["text"] as? [String: String] }
+            let onPage = texts.contains { ($0[language] ?? "").lowercased().contains(word.lowercased()) }
+                || texts.contains { t in translations.contains { (t[$0.key] ?? "").lowercased().contains($0.value.lowercased()) } }
+            #expect(onPage, "\(word) is on page \(page)")
+        }
+    }
+
     @Test func brokenBookManifestIs422() async throws {
         let r = try await get(Fixture.shared, "/api/books/broken")
         #expect(r.status == .unprocessableContent)

@@ -76,6 +76,7 @@ const SVG = {
   left: '<svg viewBox="0 0 24 24"><path d="M15 5l-7 7 7 7"/></svg>',
   right: '<svg viewBox="0 0 24 24"><path d="M9 5l7 7-7 7"/></svg>',
   grid: '<svg viewBox="0 0 24 24"><path d="M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h6v6h-6z"/></svg>',
+  pairs: '<svg viewBox="0 0 24 24"><path d="M4 5h7v6H4zM13 13h7v6h-7zM14 8h3a2 2 0 0 1 2 2v1M10 16H7a2 2 0 0 1-2-2v-1"/></svg>',
 };
 function iconButton(label, svg, onclick, extra = {}) {
   const b = h('button', { class: 'icon-btn', type: 'button', 'aria-label': label, title: label, onclick, ...extra });
@@ -287,6 +288,7 @@ class Reader {
     sessionStorage.setItem(seenKey, '1'); // outlines for this visit; a later open of the book starts clean
     if (this.showHint) localStorage.setItem(seenKey, '1');
     this.mode = this.hasText ? prefs.mode : 'scan';
+    this.words = new Words.Glossary(this.id, this.book);
 
     this.pageNo = h('span', { class: 'page-number', 'aria-live': 'polite' });
     this.modeBtn = this.hasText ? h('button', { class: 'icon-btn', type: 'button', 'aria-label': 'ClearText',
@@ -295,9 +297,11 @@ class Reader {
     this.sizeGroup = h('div', { class: 'seg', role: 'group', 'aria-label': 'Text size' },
       h('button', { class: 'icon-btn', type: 'button', 'aria-label': 'Smaller text', onclick: () => this.setTextSize(-2) }, 'A−'),
       h('button', { class: 'icon-btn', type: 'button', 'aria-label': 'Larger text', onclick: () => this.setTextSize(2) }, 'A+'));
+    // Word pairs: the glossary's list, revision, the reader's own pairs (pairs.js).
+    this.pairsBtn = this.hasText ? iconButton('Word pairs', SVG.pairs, () => new Pairs.Panel(this).open(), { 'data-action': 'pairs' }) : null;
     const bar = h('div', { class: 'bar' },
       iconButton('Overview', SVG.grid, () => (location.hash = `#/book/${encodeURIComponent(this.id)}`)),
-      h('h1', { dir: 'auto' }, this.book.displayTitle), this.pageNo, this.langGroup, this.sizeGroup, this.modeBtn);
+      h('h1', { dir: 'auto' }, this.book.displayTitle), this.pageNo, this.langGroup, this.sizeGroup, this.modeBtn, this.pairsBtn);
     this.track = h('div', { class: 'track' });
     this.stage = h('div', { class: 'stage', 'aria-roledescription': 'book', 'aria-label': this.book.displayTitle }, this.track);
     // Visible buttons sit where the finger would swipe from: in a right-to-left book "next" is on the left.
@@ -317,7 +321,11 @@ class Reader {
     window.removeEventListener('orientationchange', this.onResize);
     window.removeEventListener('keydown', this.onKey);
     this.closePopout(false);
+    Words.hidePop();
+    document.querySelectorAll('.panel, .help').forEach((x) => x.remove());
   }
+  // The reader added a pair: mark it in the text now.
+  redrawWords() { if (this.mode === 'clear') { this.draw(); this.afterDraw(); } }
 
   // ---- layout
 
@@ -335,6 +343,7 @@ class Reader {
     await this.afterDraw();
   }
   async afterDraw() {
+    Words.help(this.mode === 'clear' ? 'clear' : 'scan');
     await whenLoaded(this.track.querySelectorAll('.screen.current img'));
     pb.ready = true;
     this.resolveReady();
@@ -348,6 +357,7 @@ class Reader {
     const s = this.screen(this.index);
     this.page = s.pages.includes(this.page) ? this.page : s.pages[0];
     pb.ready = false; // until afterDraw has the new screen's images
+    Words.hidePop();
     const els = [];
     for (const side of [-1, 0, 1]) {
       const i = this.sideIndex(side);
@@ -452,7 +462,10 @@ class Reader {
     if (/^mn-Mong/i.test(shownLang)) cls += ' vertical-lr';
     else if (box.orientation === 'vertical' && ['zh', 'ja', 'ko'].includes(base)) cls += ' vertical-rl';
     const vertical = cls.includes('vertical');
-    const el = h('div', { class: cls, lang: shownLang, dir: langDir(shownLang), 'data-box': box.id, 'data-font-size': size.toFixed(1) }, text);
+    // Glossary words are marked and open their translation when tapped (words.js).
+    const el = h('div', { class: cls, lang: shownLang, dir: langDir(shownLang), 'data-box': box.id, 'data-font-size': size.toFixed(1) },
+      Words.mark(text, shownLang, this.words));
+    Words.attach(el, this.words);
     el.style.left = rect.x + 'px'; el.style.top = rect.y + 'px';
     el.style.fontSize = size + 'px';
     el.style.color = box.inkColor || '#111';
@@ -488,7 +501,8 @@ class Reader {
     const from = `translate(${box.x - frame.x}px, ${box.y - frame.y}px) scale(${box.width / frame.width}, ${box.height / frame.height})`;
     const anim = el.animate([{ transform: from, opacity: 0.6 }, { transform: 'none', opacity: 1 }], { duration: 260, easing: 'cubic-bezier(.2,.8,.2,1)' });
     scrim.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 260 });
-    this.popout = { el, scrim, from, btn };
+    const strip = Words.popoutStrip(tb, frame, this.words);
+    this.popout = { el, scrim, from, btn, strip };
     pb.popout = { box: b.id, state: 'growing', page: b.page, magnification: pop.magnification, textSize: pop.textSize,
       contentSize: pop.contentSize, frame };
     anim.finished.then(() => { if (this.popout && this.popout.el === el) { pb.popout.state = 'open'; el.focus({ preventScroll: true }); } }).catch(() => {});
@@ -499,6 +513,8 @@ class Reader {
     if (!p) return;
     this.popout = null;
     if (pb.popout) pb.popout.state = 'shrinking';
+    Words.hidePop();
+    p.strip?.remove();
     const done = () => { p.el.remove(); p.scrim.remove(); if (pb.popout && !this.popout) pb.popout.state = 'closed'; };
     if (!animated) return done();
     p.el.scrollTo(0, 0);
