@@ -315,11 +315,13 @@ int pb_png_read_header(pb_png_decoder *d, const uint8_t *data, size_t size, pb_p
     // 45-byte file declaring a 2 GB tEXt chunk would cost 2 GB. The whole file is in memory: a chunk
     // that claims more bytes than are left cannot be complete, so the file is seen to end where that
     // chunk starts, exactly as if it had been cut there (the same "truncated" verdict, no allocation).
+    // A chunk whose length and type are there but whose CRC is not counts too (libpng allocates as
+    // soon as it has read the eight header bytes; found by the png fuzz harness).
     if (size >= 8) {
         size_t at = 8;
-        while (size - at >= 12) {
+        while (size - at >= 8) {
             uint32_t length = (uint32_t)data[at] << 24 | (uint32_t)data[at + 1] << 16 | (uint32_t)data[at + 2] << 8 | data[at + 3];
-            if ((size_t)length > size - at - 12) { d->size = at; break; }
+            if ((size_t)length + 4 > size - at - 8) { d->size = at; break; }
             at += 12 + (size_t)length;
         }
     }

@@ -78,6 +78,29 @@ enum CraftedPNG {
         #expect(!r.stderr.isEmpty || r.status == 0)
     }
 
+    /// 44 bytes: as above, but the file ends before the tEXt chunk's CRC (found by the png fuzz
+    /// harness: libpng allocates the declared 2 GB as soon as it has the chunk's length and type).
+    /// Run with a 1 GiB address-space limit, so an allocation of the declared length fails loudly
+    /// instead of hiding in untouched virtual memory.
+    @Test func aPNGWhoseHugeChunkHasNoCRCAllocatesNothing() throws {
+        let scratch = try Scratch()
+        let bomb = scratch.file("bomb44.png")
+        let bytes = Array(CraftedPNG.textBomb().dropLast())
+        try Data(bytes).write(to: URL(fileURLWithPath: bomb))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        p.arguments = ["--as=1073741824", CLI.executable.path, "info", bomb]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 1)
+        #expect(text.contains("truncated") || text.contains("ends before"), "\(text)")
+        #expect(!text.lowercased().contains("out of memory"), "\(text)")
+    }
+
     @Test(arguments: [(30000, false, 1), (30000, true, 1), (30000, false, 8), (65000, false, 8), (60000, true, 8)])
     func aJPEGDeclaringAHugeFrameIsRefusedWithoutAllocating(side: Int, progressive: Bool, scale: Int) throws {
         let scratch = try Scratch()

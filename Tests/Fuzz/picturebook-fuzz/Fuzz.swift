@@ -12,6 +12,23 @@ import Foundation
 #if FUZZING
 nonisolated(unsafe) private var harness: Harness?
 
+// SwiftPM links an executable target with `main` aliased to `picturebook_fuzz_main` (so tests can
+// link the module); with no `@main` here, this is that entry point, and it hands over to
+// libFuzzer's driver (libFuzzer's own `main` is not linked because the alias already defines it).
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+@_cdecl("picturebook_fuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var vector = argv
+    return runFuzzerDriver(&count, &vector, fuzzOne)
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if harness == nil {
