@@ -61,12 +61,10 @@ if ! command -v swift >/dev/null; then
   exit 1
 fi
 
-# The browser tests' Python side lives in a venv inside .build so it never touches the system Python;
-# a marker file keyed by the requirement list makes the second run instant.
-if ((browser)); then
-  cd "$(dirname "$0")/.."
-  venv=.build/venv-browser
-  reqs="selenium>=4.20 pytest>=8 Pillow>=10"
+# Python tools live in venvs inside .build so they never touch the system Python; a marker file
+# keyed by the requirement list makes the second run instant.
+make_venv() {  # make_venv NAME "REQUIREMENTS"
+  local venv=.build/$1 reqs=$2
   if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
     echo "setup: creating $venv ($reqs)"
     mkdir -p .build
@@ -75,37 +73,18 @@ if ((browser)); then
     "$venv/bin/pip" install --quiet --disable-pip-version-check $reqs
     echo "$reqs" >"$venv/.requirements"
   fi
-fi
+}
+cd "$(dirname "$0")/.."
 
-# The export tests' validators that PyPI ships (hocr-check, the iiif-prezi3 model) get their own
-# venv, keyed like the browser one; Tests/FormatsTests look for it at this path.
-if ((formats)); then
-  cd "$(dirname "$0")/.."
-  venv=.build/venv-formats
-  reqs="hocr-tools>=1.1 iiif-prezi3>=2.0"
-  if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
-    echo "setup: creating $venv ($reqs)"
-    mkdir -p .build
-    /usr/bin/python3 -m venv "$venv"
-    # shellcheck disable=SC2086
-    "$venv/bin/pip" install --quiet --disable-pip-version-check $reqs
-    echo "$reqs" >"$venv/.requirements"
-  fi
-fi
+# The browser tests (Selenium drives Chromium; Pillow compares screenshots).
+((browser)) && make_venv venv-browser "selenium>=4.20 pytest>=8 Pillow>=10"
+
+# The export tests' validators that PyPI ships (hocr-check, the iiif-prezi3 model); Tests/FormatsTests
+# look for this venv by name.
+((formats)) && make_venv venv-formats "hocr-tools>=1.1 iiif-prezi3>=2.0"
 
 # The PP-OCRv4 peer (issue 17): rapidocr-onnxruntime ships the detector's ONNX model inside its
 # wheel, so installing the package is fetching the model; nothing is committed. Its own venv keeps
 # onnxruntime and opencv away from the browser tests' venv. Once made, the benchmark runs offline.
-if ((ocr)); then
-  cd "$(dirname "$0")/.."
-  venv=.build/venv-ocr
-  reqs="rapidocr-onnxruntime==1.4.4"
-  if [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$reqs" ]; then
-    echo "setup: creating $venv ($reqs)"
-    mkdir -p .build
-    /usr/bin/python3 -m venv "$venv"
-    # shellcheck disable=SC2086
-    "$venv/bin/pip" install --quiet --disable-pip-version-check $reqs
-    echo "$reqs" >"$venv/.requirements"
-  fi
-fi
+((ocr)) && make_venv venv-ocr "rapidocr-onnxruntime==1.4.4"
+true

@@ -2,22 +2,27 @@
 // path inside the library, never by its position in a listing, so adding or removing a book moves
 // no other book to a different shard (a re-run after the library grew redoes nothing it had done).
 
+import Thumbnails
+
 /// `--shard K/N` (1-based): this worker takes the books whose bucket is K−1.
 public struct LibraryShard: Sendable, Hashable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
     public init?(index: Int, count: Int) {
-        guard count >= 1, (1...count).contains(index) else { return nil }
-        self.index = index
-        self.count = count
+        guard let checked = Shard(index: index, count: count) else { return nil }
+        self.init(checked)
     }
 
-    /// Parses "K/N".
+    /// Parses "K/N" (the same syntax and checks as `thumbs --shard`).
     public init?(parsing text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
-        self.init(index: k, count: n)
+        guard let checked = Shard(parsing: text) else { return nil }
+        self.init(checked)
+    }
+
+    private init(_ checked: Shard) {
+        index = checked.index
+        count = checked.count
     }
 
     /// The 0-based bucket of a book named `name` (its path relative to the library) among `count`.

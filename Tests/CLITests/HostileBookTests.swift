@@ -229,13 +229,19 @@ import Testing
 }
 
 extension BadPageTests {
-    @Test func renderGoesOnPastADamagedScan() throws {
-        let scratch = try Scratch()
+    /// A copy of the farm book whose page 4 scan is cut to a third.
+    static func farmWithDamagedPage4(in scratch: Scratch) throws -> String {
         let book = scratch.file("farm")
         try FileManager.default.copyItem(atPath: OutputSizeLimitTests.repo + "/Books/good-morning-farm", toPath: book)
         let page = book + "/page-004.jpg"
         let bytes = try Data(contentsOf: URL(fileURLWithPath: page))
         try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: page))
+        return book
+    }
+
+    @Test func renderGoesOnPastADamagedScan() throws {
+        let scratch = try Scratch()
+        let book = try Self.farmWithDamagedPage4(in: scratch)
         let out = scratch.file("screens")
         let r = try CLI.run(["render", book, "--orientation", "portrait", "--pages", "3-5", "--out", out])
         #expect(r.status == 1)
@@ -247,11 +253,7 @@ extension BadPageTests {
     /// A turn from page 3 to a damaged page 4: every frame is written, page 4 drawn blank and named, exit 1.
     @Test func transitionGoesOnPastADamagedScan() throws {
         let scratch = try Scratch()
-        let book = scratch.file("farm")
-        try FileManager.default.copyItem(atPath: OutputSizeLimitTests.repo + "/Books/good-morning-farm", toPath: book)
-        let page = book + "/page-004.jpg"
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: page))
-        try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: page))
+        let book = try Self.farmWithDamagedPage4(in: scratch)
         let out = scratch.file("frames")
         let r = try CLI.run(["transition", book, "--kind", "turn", "--page", "3", "--frames", "4", "--out", out])
         #expect(r.status == 1)

@@ -220,9 +220,7 @@ actor OCRWriter {
                 case .gone: continue
                 }
             }
-            summary.results.append(.init(
-                image: r.image, box: r.box, language: r.language, text: r.text, confidence: r.confidence, model: r.model,
-                segmentation: r.segmentation, lowConfidenceWords: r.lowConfidenceWords))
+            summary.results.append(r)
         }
         if let book {
             do { try book.save(directory: directory) } catch { summary.saveError = "\(error)" }
@@ -232,16 +230,8 @@ actor OCRWriter {
 
 /// What `--json` prints.
 struct OCRReport: Encodable {
-    struct Box: Encodable {
-        var image: String
-        var box: String
-        var language: String
-        var text: String
-        var confidence: Double
-        var model: String
-        var segmentation: String
-        var lowConfidenceWords: [String]
-    }
+    /// One box read (its page index stays out of the JSON: `image` names the page).
+    typealias Box = OCRPlan.BoxResult
     struct Timing: Encodable {
         var image: String
         var milliseconds: Double

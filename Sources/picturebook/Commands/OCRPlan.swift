@@ -29,7 +29,7 @@ enum OCRPlan {
         var error: OCRError
     }
 
-    struct BoxResult: Sendable {
+    struct BoxResult: Sendable, Encodable {
         var pageIndex: Int
         var image: String
         var box: String
@@ -39,6 +39,10 @@ enum OCRPlan {
         var model: String
         var segmentation: String
         var lowConfidenceWords: [String]
+
+        private enum CodingKeys: String, CodingKey {
+            case image, box, language, text, confidence, model, segmentation, lowConfidenceWords
+        }
     }
 
     struct PageOutcome: Sendable {
