@@ -107,6 +107,8 @@ function showError(msg) {
 
 let current = null; // the live view; has destroy()
 function route() {
+  // The editor (editor.js) keeps the view while it has unsaved changes and asks the user first.
+  if (window.Editor && !window.Editor.allowRoute()) return;
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'book' && parts[1]) {
     const page = parts[2] === 'page' ? parseInt(parts[3], 10) || 1 : null;
@@ -145,7 +147,7 @@ class Library {
           h('span', { class: 'problems' }, 'This book can’t be opened: ', (b.problems || []).join('; '))));
       }
     }
-    app.replaceChildren(h('div', { class: 'bar' }, h('h1', {}, 'Picturebook')), grid);
+    app.replaceChildren(h('div', { class: 'bar' }, h('h1', {}, 'Picturebook'), window.Editor ? window.Editor.slot(null) : null), grid);
     await whenLoaded(grid.querySelectorAll('img'));
     pb.ready = true;
   }
@@ -301,7 +303,8 @@ class Reader {
     this.pairsBtn = this.hasText ? iconButton('Word pairs', SVG.pairs, () => new Pairs.Panel(this).open(), { 'data-action': 'pairs' }) : null;
     const bar = h('div', { class: 'bar' },
       iconButton('Overview', SVG.grid, () => (location.hash = `#/book/${encodeURIComponent(this.id)}`)),
-      h('h1', { dir: 'auto' }, this.book.displayTitle), this.pageNo, this.langGroup, this.sizeGroup, this.modeBtn, this.pairsBtn);
+      h('h1', { dir: 'auto' }, this.book.displayTitle), this.pageNo, this.langGroup, this.sizeGroup, this.modeBtn, this.pairsBtn,
+      window.Editor ? window.Editor.slot(this) : null); // Sign in / Edit, only on a server run with --edit
     this.track = h('div', { class: 'track' });
     this.stage = h('div', { class: 'stage', 'aria-roledescription': 'book', 'aria-label': this.book.displayTitle }, this.track);
     // Visible buttons sit where the finger would swipe from: in a right-to-left book "next" is on the left.
@@ -398,6 +401,12 @@ class Reader {
     const hash = `#/book/${encodeURIComponent(this.id)}/page/${pages[0]}`;
     if (location.hash !== hash) history.replaceState(null, '', hash);
   }
+  // A page saved in the editor gets new ClearText and popout images under the same URLs; the
+  // revision in the query makes the browser fetch them instead of its cached copies.
+  edited(url, page) {
+    const v = window.Editor && window.Editor.assetVersion(this.id, page);
+    return v ? url + (url.includes('?') ? '&' : '?') + 'v=' + encodeURIComponent(v) : url;
+  }
   langOf(page) { return this.langs[page] || this.bookLang || this.book.defaultLanguage || this.book.languages[0]; }
 
   drawScreen(s, isCurrent) {
@@ -407,7 +416,7 @@ class Reader {
     for (const f of s.frames) {
       const p = this.book.pages[f.page - 1];
       const useCleared = clear && p.cleared;
-      const pe = place(h('div', { class: 'page', 'data-page': f.page }, h('img', { src: sized(useCleared ? p.cleared : p.scan, f.rect.width), alt: `Page ${p.label || f.page}`, draggable: 'false' })), f.rect);
+      const pe = place(h('div', { class: 'page', 'data-page': f.page }, h('img', { src: this.edited(sized(useCleared ? p.cleared : p.scan, f.rect.width), f.page), alt: `Page ${p.label || f.page}`, draggable: 'false' })), f.rect);
       pageEls.set(f.page, { el: pe, frame: f.rect, page: p });
       el.append(pe);
     }
@@ -438,7 +447,7 @@ class Reader {
         }, b.rect);
         const ul = { x: u.x - pg.frame.x, y: u.y - pg.frame.y, width: u.width, height: u.height };
         pg.el.append(this.clearTextBox(box, ul, pg.frame.width / pg.page.width, b.page));
-      } else {
+      } else if (box.role !== 'pageNumber') { // a page number is never worth enlarging
         const btn = place(h('button', { class: 'textbox' + (this.showHint ? ' outlined' : ''), type: 'button',
           'data-box': b.id, 'aria-label': 'Enlarge text', onclick: (e) => { e.stopPropagation(); this.openPopout(b, btn); } }), local);
         pg.el.append(btn);
@@ -492,7 +501,7 @@ class Reader {
     const page = this.book.pages[b.page - 1];
     const tb = page.textBoxes.find((x) => x.id === b.id);
     const scale = Math.min(4, Math.ceil((window.devicePixelRatio || 1) * (pop.magnification || 1) * 2) / 2);
-    const img = h('img', { src: tb.popout + (tb.popout.includes('?') ? '&' : '?') + 'scale=' + scale, alt: tb.text ? (tb.text[tb.language] || '') : 'Enlarged text',
+    const img = h('img', { src: this.edited(tb.popout + (tb.popout.includes('?') ? '&' : '?') + 'scale=' + scale, b.page), alt: tb.text ? (tb.text[tb.language] || '') : 'Enlarged text',
       style: { width: pop.contentSize.width + 'px', height: pop.contentSize.height + 'px' } });
     const el = place(h('div', { class: 'popout', role: 'dialog', 'aria-label': 'Enlarged text', tabindex: '-1', 'data-box': b.id,
       onclick: (e) => { e.stopPropagation(); this.closePopout(true); } }, img), frame);
