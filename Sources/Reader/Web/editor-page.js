@@ -101,7 +101,7 @@
         b('›', 'next-page', () => this.goPage(1), { 'aria-label': 'Next page', title: 'Next page' }),
         this.stateEl,
         b('Undo', 'undo', () => this.undo()), this.saveBtn,
-        b('Keys', 'keys', () => this.help(), { title: 'Keyboard shortcuts' }));
+        b('Keys', 'keys', () => this.help(), { title: 'Keyboard shortcuts' }), Editor.slot(null));
     }
 
     render() {

@@ -54,7 +54,7 @@ window.Editor = (() => {
   // A span in the reader's (or library's) bar: nothing for plain readers, "Sign in" when the server
   // edits, the editor's name, "Edit" and "Sign out" when signed in.
   function slot(reader) {
-    const el = h('span', { class: 'ed-slot' });
+    const el = h('span', { class: 'ed-slot', 'data-in': reader ? 'reader' : 'bar' });
     el.reader = reader;
     slots.add(el);
     fillSlot(el);
@@ -133,7 +133,10 @@ window.Editor = (() => {
   }
 
   async function signOut() {
-    if (Page.open && !(await Page.open.leave())) return;
+    if (Page.open) {
+      if (!(await Page.open.leave())) return;
+      Page.open.close();
+    }
     await call('DELETE', '/api/session');
     setSession('anon');
   }
