@@ -393,7 +393,11 @@ class Reader {
     this.langGroup.replaceChildren();
     this.langGroup.hidden = this.mode !== 'clear';
     const chosen = this.langOf(s.pages[0]);
-    for (const l of this.book.languages) {
+    // The book's languages, and any other a librarian has added a translation in on these pages
+    // (the editor saves pages, not the book's language list).
+    const langs = new Set(this.book.languages);
+    for (const n of s.pages) for (const b of this.book.pages[n - 1].textBoxes) for (const l of Object.keys(b.text || {})) if (b.text[l]) langs.add(l);
+    for (const l of langs) {
       this.langGroup.append(h('button', { class: 'icon-btn', type: 'button', lang: l, 'data-lang': l,
         'aria-label': langName(l), 'aria-pressed': String(l === chosen), title: langName(l),
         onclick: () => this.setLanguage(l) }, l.split('-')[0].toUpperCase()));
