@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "Formats", targets: ["Formats"]),
         .library(name: "OCR", targets: ["OCR"]),
         .library(name: "Glossary", targets: ["Glossary"]),
+        .library(name: "Accounts", targets: ["Accounts"]),
+        .library(name: "Editor", targets: ["Editor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,6 +57,7 @@ let package = Package(
         systemLibrary("CThai", pkgConfig: "libthai", apt: "libthai-dev"),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CTesseract", pkgConfig: "tesseract", apt: "libtesseract-dev"),
+        systemLibrary("CSodium", pkgConfig: "libsodium", apt: "libsodium-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
@@ -98,11 +101,18 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Reading the text of boxes with Tesseract (`picturebook ocr`); no C type in its API.
         .target(name: "OCR", dependencies: ["Raster", "Geometry", "CTesseract"], swiftSettings: swiftSettings),
+        // Editor accounts: Argon2id password hashes (libsodium), the users file, sessions and the
+        // sign-in rate limit; no HTTP in it.
+        .target(name: "Accounts", dependencies: ["CSodium", "FileIO"], swiftSettings: swiftSettings),
+        // Editing a book: page saves checked by the BookModel validator, the per-book journal,
+        // revisions, conflicts, undo, restore, history; no HTTP in it.
+        .target(name: "Editor", dependencies: ["BookModel", "FileIO"], swiftSettings: swiftSettings),
         // The web reader's HTTP server (`picturebook serve`); Web/ holds the browser app.
         .target(
             name: "Reader",
             dependencies: [
                 "Preparation", "BookModel", "Codecs", "FileIO", "Raster", "Geometry", "Layout", "Typesetting", "Formats",
+                "Accounts", "Editor",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.copy("Web")],
@@ -112,6 +122,7 @@ let package = Package(
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
                 "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats", "OCR", "Glossary",
+                "Accounts", "Editor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -159,6 +170,7 @@ let package = Package(
             name: "PageAnalysisTests",
             dependencies: ["PageAnalysis", "Generator", "Raster", "Geometry", "BookModel", "Codecs", "picturebook"],
             swiftSettings: swiftSettings),
+        .testTarget(name: "EditorTests", dependencies: ["Editor", "Accounts", "BookModel", "FileIO"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
@@ -172,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "ReaderTests",
             dependencies: [
-                "Reader", "Preparation", "BookModel", "Codecs", "Raster", "FileIO",
+                "Reader", "Preparation", "BookModel", "Codecs", "Raster", "FileIO", "Accounts", "Editor",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings),

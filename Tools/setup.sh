@@ -28,6 +28,8 @@ packages=(
   # Bilingual dictionaries `picturebook glossary` breaks ties with (optional at run time; installed
   # so the sample books' proposals and their measured precision are reproducible).
   dict-freedict-eng-ara dict-freedict-eng-fra dict-freedict-eng-spa
+  # Editor accounts (`picturebook users`, `serve --edit`): Argon2id password hashes.
+  libsodium-dev
 )
 for arg in "$@"; do
   case "$arg" in

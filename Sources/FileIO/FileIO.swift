@@ -133,7 +133,10 @@ public enum FileIO {
 /// Atomic whole-file writes: the bytes go to a temporary file in the same directory, are flushed
 /// to disk, and the temporary file is renamed over the destination.
 public enum AtomicFile {
-    public static func write(_ bytes: some Collection<UInt8>, to path: String) throws(FileError) {
+    /// `mode`, when given, is the file's permission bits exactly (say 0600 for a file of password
+    /// hashes, which must never be readable by others, not even for a moment); otherwise the
+    /// usual 0666 less the umask.
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, mode: UInt32? = nil) throws(FileError) {
         let dir: String
         if let slash = path.lastIndex(of: "/") {
             dir = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -166,9 +169,13 @@ public enum AtomicFile {
             done += n
         }
         // mkstemp creates 0600; outputs are ordinary files the user and web server read.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        if let mode {
+            fchmod(fd, mode_t(mode))
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
         guard fsync(fd) == 0, close(fd) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
         guard rename(tmp, path) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
         ok = true

@@ -166,6 +166,9 @@ struct AssetStore: Sendable {
     let containment: Containment
     let pool: WorkPool
     let preparations: Preparations
+    /// When each page was last changed in the editor: a book's own clear/ image older than that
+    /// was cleared around the old boxes and is passed over for one made from the current ones.
+    let edits = EditedPages()
 
     init(cacheDirectory: String, containment: Containment, pool: WorkPool, cacheLimit: Int64? = nil, protectFor: Double = 10) {
         self.cacheDirectory = cacheDirectory
@@ -245,6 +248,7 @@ struct AssetStore: Sendable {
         let stem = BookDirectory.stem(of: page.image)
         let own = book.directory + "/clear/" + stem + ".png"
         if let scanTime = FileIO.modificationTime(source), let t = FileIO.modificationTime(own), t >= scanTime,
+           t >= edits.time(of: source),
            let inside = containment.inside(own)
         {
             return (inside, "own-cleared \(inside) \(SourceKey.of(inside))")
@@ -321,5 +325,17 @@ struct AssetStore: Sendable {
         let kept = String(id.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }.prefix(60))
         let h = ETag.of(key: id).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).prefix(8)
         return (kept.isEmpty ? "book" : kept) + "-" + h
+    }
+}
+
+/// Edit times by scan path, in nanoseconds since 1970 (see `AssetStore.edits`).
+final class EditedPages: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [String: Int64] = [:]
+
+    func time(of scan: String) -> Int64 { lock.withLock { times[scan] ?? Int64.min } }
+
+    func record(_ scan: String, at t: Int64) {
+        lock.withLock { times[scan] = max(times[scan] ?? Int64.min, t) }
     }
 }

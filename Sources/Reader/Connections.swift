@@ -78,7 +78,7 @@ public enum Connections {
 /// (HTTP/1.0, in-process tests) is let through: the attack this
 /// stops comes from browsers, and browsers always send one.
 struct HostCheck: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ReaderContext
     let allowed: Set<String>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

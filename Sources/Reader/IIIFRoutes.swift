@@ -9,7 +9,7 @@ import HTTPTypes
 import Hummingbird
 
 extension ReaderServer {
-    func addIIIFRoutes(to router: Router<BasicRequestContext>) {
+    func addIIIFRoutes(to router: Router<ReaderContext>) {
         router.get("/iiif/:id/manifest.json") { request, context in
             let book = try await self.loadedBook(context)
             let base = Self.iiifBase(request, id: book.id)
@@ -65,7 +65,7 @@ extension ReaderServer {
         return "http://" + (plain ? host : "localhost") + "/iiif/" + encoded
     }
 
-    static func pageNumber(_ context: BasicRequestContext, of book: LoadedBook) throws -> Int {
+    static func pageNumber(_ context: ReaderContext, of book: LoadedBook) throws -> Int {
         let text = context.parameters.get("n") ?? ""
         guard let n = Int(text), n >= 1, n <= book.book.pages.count else {
             throw APIError(.notFound, "\(book.id) has no page '\(decoded(text))' (pages are 1...\(book.book.pages.count))")

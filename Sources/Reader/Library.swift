@@ -124,6 +124,18 @@ actor Library {
         return made
     }
 
+    /// Re-reads one book now (after the editor saved it), without waiting for the next listing.
+    @discardableResult
+    func reload(_ id: String) -> BookState? {
+        let folder = containment.root + "/" + id
+        guard states[id] != nil, let resolved = containment.inside(folder), FileIO.isDirectory(resolved) else { return states[id] }
+        let manifest = BookDirectory.manifestPath(in: resolved)
+        keys[id] = FileIO.exists(manifest) ? "\(FileIO.modificationTime(manifest) ?? -1)/\(fileSize(manifest))" : "none"
+        states[id] = Library.load(id: id, directory: resolved, containment: containment)
+        listing = nil
+        return states[id]
+    }
+
     func refreshIfStale() {
         let now = ProcessInfo.processInfo.systemUptime
         guard now - lastRefresh >= refreshInterval else { return }

@@ -35,6 +35,8 @@ public struct ReaderConfiguration: Sendable {
     /// address accepts only loopback names by default, so a web page elsewhere cannot reach it
     /// through DNS rebinding.
     public var allowedHosts: Set<String>?
+    /// Editing (`serve --edit`): sign-in and the editing API. nil: the reader only reads.
+    public var edit: EditConfiguration?
 
     /// Cache files used this many seconds ago or less are not removed by the bound (tests set 0).
     var cacheProtectSeconds: Double = 10
@@ -83,6 +85,7 @@ public final class ReaderServer: Sendable {
     let library: Library
     let store: AssetStore
     let web: WebFiles
+    let editing: EditService?
 
     public init(configuration: ReaderConfiguration) throws(ReaderError) {
         guard let containment = Containment(booksDirectory: configuration.booksDirectory) else {
@@ -101,6 +104,7 @@ public final class ReaderServer: Sendable {
             web = WebFiles.bundled()
         }
         self.configuration = configuration
+        editing = configuration.edit.map(EditService.init)
         library = Library(containment: containment)
         store = AssetStore(
             cacheDirectory: cache, containment: containment, pool: WorkPool(width: configuration.workers),
@@ -141,13 +145,14 @@ public final class ReaderServer: Sendable {
         var logger = Logger(label: "picturebook.reader")
         logger.logLevel = configuration.verbose ? .info : .error
         // HEAD answers every GET route with the same headers (Content-Length included) and no body.
-        let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: SecurityHeaders())
+        let router = Router(context: ReaderContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: SecurityHeaders(editing: editing != nil))
         router.add(middleware: JSONErrors())
         if let allowed = configuration.allowedHosts { router.add(middleware: HostCheck(allowed: allowed)) }
         if configuration.verbose { router.add(middleware: LogRequestsMiddleware(.info)) }
         addRoutes(to: router)
         addIIIFRoutes(to: router)
+        if let editing { addEditRoutes(to: router, service: editing) }
         let cap = configuration.maxConnections ?? Connections.defaultCap()
         return Application(
             router: router,
@@ -161,7 +166,7 @@ public final class ReaderServer: Sendable {
 
     // MARK: Routes
 
-    func addRoutes(to router: Router<BasicRequestContext>) {
+    func addRoutes(to router: Router<ReaderContext>) {
         router.get("/api/books") { request, _ in
             let (bytes, etag) = await self.library.listingDocument()
             return Self.respond(bytes, type: Self.json, etag: etag, cache: Self.revalidate, request: request)
@@ -236,7 +241,7 @@ public final class ReaderServer: Sendable {
 
     static func decoded(_ s: String) -> String { s.removingPercentEncoding ?? s }
 
-    func bookState(_ context: BasicRequestContext) async throws -> BookState {
+    func bookState(_ context: ReaderContext) async throws -> BookState {
         let raw = context.parameters.get("id") ?? ""
         // Looked up by name among the discovered folders; the text is never used as a path.
         if let s = await library.book(raw) { return s }
@@ -245,7 +250,7 @@ public final class ReaderServer: Sendable {
         throw APIError(.notFound, "no book '\(decoded)' in the library")
     }
 
-    func loadedBook(_ context: BasicRequestContext) async throws -> LoadedBook {
+    func loadedBook(_ context: ReaderContext) async throws -> LoadedBook {
         switch try await bookState(context) {
         case .ok(let b): return b
         case .broken(let id, let problems):
@@ -253,7 +258,7 @@ public final class ReaderServer: Sendable {
         }
     }
 
-    func asset(_ what: AssetRequest, request: Request, context: BasicRequestContext) async throws -> Response {
+    func asset(_ what: AssetRequest, request: Request, context: ReaderContext) async throws -> Response {
         let state = try await bookState(context)
         // A broken book's pages are not served: its images may be exactly what is broken
         // (say a symlink out of the books folder).
@@ -356,9 +361,10 @@ struct APIError: Error, CustomStringConvertible {
 
 /// On every response, errors included: no sniffing, no framing, no referrer, and a content policy
 /// that lets the reader's own files (and nothing else) run. Methods other than GET and HEAD get
-/// 405: the reader only reads.
+/// 405: the reader only reads, except for the editing API when the server edits (without
+/// --edit those paths do not exist at all: 404 whatever the method).
 struct SecurityHeaders: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ReaderContext
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
         + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -366,9 +372,14 @@ struct SecurityHeaders: RouterMiddleware {
     static let frameOptions = HTTPFields.Element.Name("X-Frame-Options")!
     static let referrerPolicy = HTTPFields.Element.Name("Referrer-Policy")!
 
+    let editing: Bool
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
-        if request.method == .get || request.method == .head {
+        let editPath = EditService.isEditPath(request.uri.path)
+        if editPath && !editing {
+            response = JSONErrors.error(.notFound, "no such path: \(request.uri.path) (editing is off; start the server with --edit)")
+        } else if request.method == .get || request.method == .head || (editPath && [.post, .put, .delete].contains(request.method)) {
             response = try await next(request, context)
         } else {
             response = JSONErrors.error(.methodNotAllowed, "\(request.method) is not allowed here; the reader serves GET and HEAD")
@@ -385,7 +396,7 @@ struct SecurityHeaders: RouterMiddleware {
 /// Turns every error (ours, the router's 404 for an unknown path, anything unexpected) into
 /// `{"error": "..."}` with the right status.
 struct JSONErrors: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ReaderContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response: Response

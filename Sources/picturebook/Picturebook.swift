@@ -8,6 +8,6 @@ struct Picturebook: AsyncParsableCommand {
         subcommands: [
             Info.self, Convert.self, Validate.self, Typeset.self, Generate.self, Analyze.self,
             Clear.self, OCRCommand.self, Popout.self, RenderScreens.self, TransitionFrames.self, Thumbs.self, Prepare.self,
-            Serve.self, Export.self, Import.self, GlossaryCommand.self,
+            Serve.self, Export.self, Import.self, GlossaryCommand.self, Users.self, History.self,
         ])
 }

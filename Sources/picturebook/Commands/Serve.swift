@@ -1,6 +1,7 @@
 import ArgumentParser
 import FileIO
 import Foundation
+import Accounts
 import Reader
 
 /// `picturebook serve`: the web reader.
@@ -25,6 +26,12 @@ struct Serve: AsyncParsableCommand {
 
             On start one line is printed to stdout: `Picturebook reader: http://HOST:PORT/`. \
             Ctrl-C (or SIGTERM) stops the server.
+
+            --edit turns on the editor: accounts made with `picturebook users add` sign in, and \
+            their saves go to each book's journal (BOOK/.picturebook/journal.jsonl) before book.json \
+            is replaced; `picturebook history` lists and restores them. Keep the default \
+            127.0.0.1 bind and put a TLS reverse proxy in front for anything beyond this machine \
+            (Documentation/Editing.md has a Caddy example).
 
             Examples:
               picturebook serve                        # Books/ at http://127.0.0.1:8080/
@@ -75,6 +82,15 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Log every request on stderr.")
     var verbose = false
 
+    @Flag(help: "Let signed-in editors change books (accounts: `picturebook users`; see Documentation/Editing.md).")
+    var edit = false
+
+    @Option(help: "With --edit: the users file (default BOOKS_DIR/.picturebook/users.json).", completion: .file())
+    var users: String?
+
+    @Flag(help: "With --edit: always mark the session cookie Secure (serve behind an HTTPS proxy).")
+    var secureCookies = false
+
     func run() async throws {
         guard (0...65535).contains(port) else {
             Console.error("serve: --port must be 0...65535, got \(port)")
@@ -113,6 +129,12 @@ struct Serve: AsyncParsableCommand {
             let given = Set(allowedHost.map { Connections.normalisedHostName($0) })
             let defaults = Connections.defaultAllowedHosts(bindAddress: host)
             config.allowedHosts = given.isEmpty ? defaults : given.union(defaults ?? [])
+        }
+        if edit {
+            config.edit = EditConfiguration(usersFile: users ?? UserStore.defaultPath(library: books), secureCookies: secureCookies)
+        } else if users != nil || secureCookies {
+            Console.error("serve: --users and --secure-cookies only make sense with --edit")
+            throw ExitCode.failure
         }
         let server: ReaderServer
         do { server = try ReaderServer(configuration: config) } catch {

@@ -1,0 +1,344 @@
+// Editing one book: the book.json document as stored (unknown fields kept), its revision, and the
+// journal of changes. Every operation takes a lock file shared with other processes (a running
+// server and `picturebook history --restore`), re-reads the disk when someone else changed it,
+// and makes its change durable in this order: journal line fsynced, then book.json replaced
+// atomically. A crash between the two is repaired on the next open by replaying the last entry.
+
+public import BookModel
+import FileIO
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+public final class BookEditor: @unchecked Sendable {
+    public let directory: String
+    let journal: JournalFile
+    let manifest: String
+    let lockPath: String
+    /// Serialises this process's operations; the lock file serialises processes.
+    private let lock = NSLock()
+
+    private var root: JSONValue = .null
+    private var revisionValue = ""
+    private var entries: [JournalEntry] = []
+    /// Revisions this editor can place in the journal (revision → seq of the state it names).
+    private var known: [String: Int] = [:]
+    /// What book.json and the journal looked like after our last read or write.
+    private var diskKey = ""
+
+    /// Tests make the disk "fail" at a named step ("journal" or "book") with this.
+    public var fault: (@Sendable (String) throws(EditError) -> Void)?
+
+    /// Opens a book folder for editing, replaying a journal entry that book.json lacks.
+    public init(directory: String) throws(EditError) {
+        self.directory = directory
+        let state = directory + "/.picturebook"
+        journal = JournalFile(path: state + "/journal.jsonl")
+        manifest = BookDirectory.manifestPath(in: directory)
+        lockPath = state + "/journal.lock"
+        do { try FileIO.createOwnedDirectory(state) } catch { throw .storage(error.description) }
+        try locked { () throws(EditError) in try reload() }
+    }
+
+    // MARK: Reading
+
+    public var revision: String { lock.withLock { revisionValue } }
+
+    /// The book as stored and its revision, fresh from disk if another process changed it.
+    public func snapshot() throws(EditError) -> (revision: String, book: JSONValue) {
+        try locked { () throws(EditError) in
+            try refreshIfChanged()
+            return (revisionValue, root)
+        }
+    }
+
+    /// Every journal entry, oldest first.
+    public func history() throws(EditError) -> [JournalEntry] {
+        try locked { () throws(EditError) in
+            try refreshIfChanged()
+            return entries
+        }
+    }
+
+    public var pageCount: Int { lock.withLock { Self.pages(of: root).count } }
+
+    // MARK: Changing
+
+    /// Saves page `n` (1-based) as edited on revision `base`.
+    public func savePage(_ n: Int, _ page: JSONValue, base: String, user: String) throws(EditError) -> (revision: String, page: JSONValue) {
+        try locked { () throws(EditError) in
+            try refreshIfChanged()
+            let current = try pageAt(n)
+            try checkUnchanged(n, since: base, yours: page)
+            try checkFixedFields(page, current: current, n: n)
+            let summary = Self.summary(before: current, after: page)
+            let revision = try commit(kind: .page, page: n, undoes: nil, summary: summary, before: current, after: page, user: user) {
+                Self.replacing(page: n, with: page, in: $0)
+            }
+            return (revision, page)
+        }
+    }
+
+    /// Takes back page `n`'s most recent change that is not itself undone (as a new entry).
+    public func undo(_ n: Int, base: String, user: String) throws(EditError) -> (revision: String, page: JSONValue) {
+        try locked { () throws(EditError) in
+            try refreshIfChanged()
+            let current = try pageAt(n)
+            try checkUnchanged(n, since: base, yours: current)
+            var undone = Set<Int>()
+            var target: JournalEntry?
+            for e in entries.reversed() {
+                if e.kind == .restore { break }  // a restore is a barrier: undo works within it
+                guard e.page == n else { continue }
+                if let u = e.undoes { undone.insert(u); undone.insert(e.seq); continue }
+                if undone.contains(e.seq) { continue }
+                target = e
+                break
+            }
+            guard let target else { throw .notFound("page \(n) has no change to undo") }
+            let restored = target.before
+            let revision = try commit(
+                kind: .undo, page: n, undoes: target.seq, summary: "undo #\(target.seq): \(target.summary)", before: current,
+                after: restored, user: user
+            ) { Self.replacing(page: n, with: restored, in: $0) }
+            return (revision, restored)
+        }
+    }
+
+    /// Sets the whole book back to how it was at `target` (a revision from the history), as a new
+    /// entry. `base`, when given, must be the current revision.
+    public func restore(to target: String, base: String?, user: String) throws(EditError) -> String {
+        try locked { () throws(EditError) in
+            try refreshIfChanged()
+            if let base, base != revisionValue {
+                throw .conflict(Conflict(currentRevision: revisionValue, current: root, yours: .null, base: nil))
+            }
+            let old = try bookAt(target)
+            // A restored book must still be a valid book (the scans may have changed since).
+            try validate(old)
+            return try commit(kind: .restore, page: nil, undoes: nil, summary: "restore to \(target)", before: root, after: old, user: user) { _ in old }
+        }
+    }
+
+    // MARK: Internals
+
+    private func locked<T>(_ body: () throws(EditError) -> T) throws(EditError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw EditError.fromErrno(lockPath, "cannot open the lock file") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw EditError.fromErrno(lockPath, "cannot lock") }
+        }
+        return try body()
+    }
+
+    private func currentDiskKey() -> String {
+        func key(_ p: String) -> String {
+            var st = stat()
+            guard stat(p, &st) == 0 else { return "-" }
+            return "\(st.st_ino):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+        }
+        return key(manifest) + "|" + key(journal.path)
+    }
+
+    private func refreshIfChanged() throws(EditError) {
+        if currentDiskKey() != diskKey { try reload() }
+    }
+
+    /// Reads book.json and the journal; replays the last entry when book.json still shows the
+    /// state before it (the process died between the journal append and the book.json write).
+    private func reload() throws(EditError) {
+        entries = try journal.readAll()
+        var book = try readManifest()
+        var replayed = false
+        if let last = entries.last, Self.revisionHash(book) != Self.hashPart(of: last.revision) {
+            if last.kind == .restore {
+                if book == last.before { book = last.after; replayed = true }
+            } else if let n = last.page, Self.pages(of: book).indices.contains(n - 1), Self.pages(of: book)[n - 1] == last.before {
+                book = Self.replacing(page: n, with: last.after, in: book)
+                replayed = true
+            }
+        }
+        root = book
+        known = [:]
+        if let first = entries.first { known[first.base] = 0 }
+        for e in entries { known[e.revision] = e.seq }
+        let seq = entries.last?.seq ?? 0
+        revisionValue = Self.revision(seq: seq, book: book)
+        if known[revisionValue] == nil {
+            // book.json was changed outside the editor: revisions named before can no longer be
+            // trusted to describe the file, so only the current one is known.
+            known = [revisionValue: seq]
+        }
+        if replayed { try writeManifest(book) }
+        diskKey = currentDiskKey()
+    }
+
+    private func readManifest() throws(EditError) -> JSONValue {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(manifest, limit: BookDirectory.manifestSizeLimit) } catch { throw .storage(error.description) }
+        do {
+            let v = try JSONParser.parse(bytes).value
+            guard v.objectValue?["pages"]?.arrayValue != nil else { throw EditError.corrupt("\(manifest): has no pages array") }
+            return v
+        } catch let e as EditError {
+            throw e
+        } catch {
+            throw .corrupt("\(manifest): \(error)")
+        }
+    }
+
+    private func writeManifest(_ book: JSONValue) throws(EditError) {
+        try fault?("book")
+        do { try AtomicFile.write(JSONWriter.serialize(book), to: manifest) } catch {
+            throw error.description.contains("No space") || error.description.contains("quota")
+                ? .diskFull(error.description) : .storage(error.description)
+        }
+    }
+
+    /// Journal first, then book.json; either failing leaves both as they were.
+    private func commit(
+        kind: JournalEntry.Kind, page: Int?, undoes: Int?, summary: String, before: JSONValue, after: JSONValue, user: String,
+        change: (JSONValue) -> JSONValue
+    ) throws(EditError) -> String {
+        let book = change(root)
+        try validate(book)
+        let seq = (entries.last?.seq ?? 0) + 1
+        let revision = Self.revision(seq: seq, book: book)
+        let entry = JournalEntry(
+            seq: seq, revision: revision, base: revisionValue, user: user, time: Self.now(), kind: kind, page: page,
+            undoes: undoes, summary: summary, before: before, after: after)
+        try fault?("journal")
+        let length = try journal.append(entry)
+        do { try writeManifest(book) } catch {
+            journal.cutBack(to: length)
+            throw error
+        }
+        entries.append(entry)
+        known[revision] = seq
+        root = book
+        revisionValue = revision
+        diskKey = currentDiskKey()
+        return revision
+    }
+
+    private func validate(_ book: JSONValue) throws(EditError) {
+        do {
+            _ = try Book.decode(JSONWriter.serialize(book), file: BookDirectory.manifestName, baseDirectory: directory)
+        } catch {
+            if case .invalid(_, let diagnostics) = error {
+                throw .badRequest("the page is not valid", problems: diagnostics.errors.map { $0.formatted(file: BookDirectory.manifestName) })
+            }
+            throw .badRequest("the page is not valid", problems: [error.description])
+        }
+    }
+
+    private func pageAt(_ n: Int) throws(EditError) -> JSONValue {
+        let pages = Self.pages(of: root)
+        guard n >= 1, n <= pages.count else { throw .notFound("the book has no page \(n) (pages are 1...\(pages.count))") }
+        return pages[n - 1]
+    }
+
+    /// 409 when page `n` changed after `base`; edits of other pages since then are fine.
+    private func checkUnchanged(_ n: Int, since base: String, yours: JSONValue) throws(EditError) {
+        if base == revisionValue { return }
+        let current = try pageAt(n)
+        guard let seq = known[base] else {
+            throw .conflict(Conflict(currentRevision: revisionValue, current: current, yours: yours, base: nil))
+        }
+        let later = entries.filter { $0.seq > seq }
+        guard let first = later.first(where: { $0.page == n || $0.kind == .restore }) else { return }
+        let basePage: JSONValue? = first.kind == .restore
+            ? Self.pages(of: first.before).indices.contains(n - 1) ? Self.pages(of: first.before)[n - 1] : nil
+            : first.before
+        throw .conflict(Conflict(currentRevision: revisionValue, current: current, yours: yours, base: basePage))
+    }
+
+    /// The scan a page shows is not the editor's to change.
+    private func checkFixedFields(_ page: JSONValue, current: JSONValue, n: Int) throws(EditError) {
+        guard let o = page.objectValue else { throw .badRequest("the page must be a JSON object", problems: []) }
+        for key in ["image", "width", "height"] where o[key] != current.objectValue?[key] {
+            throw .badRequest("page \(n): '\(key)' must stay \(current.objectValue?[key].map(JSONWriter.compact) ?? "absent")", problems: [])
+        }
+    }
+
+    /// The whole book as of revision `target`, by walking the journal back from now.
+    private func bookAt(_ target: String) throws(EditError) -> JSONValue {
+        guard let seq = known[target] else { throw .notFound("revision '\(target)' is not in this book's history") }
+        var book = root
+        for e in entries.reversed() where e.seq > seq {
+            if e.kind == .restore { book = e.before } else if let n = e.page { book = Self.replacing(page: n, with: e.before, in: book) }
+        }
+        return book
+    }
+
+    // MARK: Helpers
+
+    static func pages(of book: JSONValue) -> [JSONValue] { book.objectValue?["pages"]?.arrayValue ?? [] }
+
+    static func replacing(page n: Int, with page: JSONValue, in book: JSONValue) -> JSONValue {
+        guard var o = book.objectValue, var pages = o["pages"]?.arrayValue, pages.indices.contains(n - 1) else { return book }
+        pages[n - 1] = page
+        o["pages"] = .array(pages)
+        return .object(o)
+    }
+
+    /// "seq-hash": the seq places it in the journal, the hash ties it to the content.
+    static func revision(seq: Int, book: JSONValue) -> String { "\(seq)-\(revisionHash(book))" }
+
+    static func hashPart(of revision: String) -> String {
+        revision.split(separator: "-", maxSplits: 1).last.map(String.init) ?? ""
+    }
+
+    static func revisionHash(_ book: JSONValue) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in JSONWriter.serialize(book) {
+            h ^= UInt64(b)
+            h &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    static func now() -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: Date())
+    }
+
+    /// A one-line description of a page change: boxes added, removed, moved, retexted; review mark.
+    static func summary(before: JSONValue, after: JSONValue) -> String {
+        func boxes(_ p: JSONValue) -> [String: JSONValue] {
+            var d: [String: JSONValue] = [:]
+            for (i, b) in (p.objectValue?["textBoxes"]?.arrayValue ?? []).enumerated() {
+                d[b.objectValue?["id"]?.stringValue ?? "#\(i)"] = b
+            }
+            return d
+        }
+        let a = boxes(before), b = boxes(after)
+        var parts: [String] = []
+        let added = b.keys.filter { a[$0] == nil }.sorted(), removed = a.keys.filter { b[$0] == nil }.sorted()
+        if !added.isEmpty { parts.append("added " + added.joined(separator: ", ")) }
+        if !removed.isEmpty { parts.append("removed " + removed.joined(separator: ", ")) }
+        var moved: [String] = [], retexted: [String] = [], other: [String] = []
+        for id in a.keys.sorted() {
+            guard let x = a[id]?.objectValue, let y = b[id]?.objectValue, a[id] != b[id] else { continue }
+            if x["rect"] != y["rect"] { moved.append(id) }
+            if x["text"] != y["text"] { retexted.append(id) }
+            if x["rect"] == y["rect"] && x["text"] == y["text"] { other.append(id) }
+        }
+        if !moved.isEmpty { parts.append("moved " + moved.joined(separator: ", ")) }
+        if !retexted.isEmpty { parts.append("text of " + retexted.joined(separator: ", ")) }
+        if !other.isEmpty { parts.append("changed " + other.joined(separator: ", ")) }
+        let ra = before.objectValue?["reviewed"], rb = after.objectValue?["reviewed"]
+        if ra != rb { parts.append(rb?.boolValue == true ? "marked reviewed" : "review mark removed") }
+        if parts.isEmpty { parts.append(before == after ? "no change" : "page fields changed") }
+        return parts.joined(separator: "; ")
+    }
+}
