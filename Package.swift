@@ -171,7 +171,7 @@ let package = Package(
             dependencies: ["PageAnalysis", "Generator", "Raster", "Geometry", "BookModel", "Codecs", "picturebook"],
             swiftSettings: swiftSettings),
         .testTarget(name: "EditorTests", dependencies: ["Editor", "Accounts", "BookModel", "FileIO"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "BookModel", "Editor", "picturebook"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
             swiftSettings: swiftSettings),
