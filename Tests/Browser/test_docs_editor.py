@@ -150,9 +150,19 @@ def walk(phone, url, book):
     phone.el('[data-action="close"]').click()
     phone.wait_js("!document.querySelector('.editor')")
 
-    # Read it: ClearText on a phone, in English and in French.
+    # The editor on a phone: the same page, the caption selected.
     at_size(phone, PORTRAIT)
-    phone.js("localStorage.setItem('pb.mode', 'clear')")
+    phone.el('[data-action="edit"]').click()
+    phone.wait_js("window.__pb.editor.open && window.__pb.editor.ready", timeout=60)
+    select(phone, cap)
+    shot(phone, "phone")
+    phone.el('[data-action="close"]').click()
+    phone.wait_js("!document.querySelector('.editor')")
+
+    # Read it in ClearText, in English and in French: on a desktop, the text at the size it was
+    # printed (the smallest reader text size), as a dense novel page needs.
+    at_size(phone, DESKTOP)
+    phone.js("localStorage.setItem('pb.mode', 'clear'); localStorage.setItem('pb.textSize', '12')")
     phone.d.get(f"{url}/?load={time.monotonic_ns()}#/book/huck-finn/page/2")
     phone.wait_ready(timeout=600)
     shot(phone, "cleartext-english")
