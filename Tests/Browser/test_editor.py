@@ -153,6 +153,11 @@ def drag(phone, desktop, x0, y0, x1, y1, steps=10):
         phone.touch("touchEnd", [])
 
 
+def fetch_bytes(url):
+    with urllib.request.urlopen(url, timeout=240) as r:
+        return r.status, r.read()
+
+
 def center(r):
     return r["x"] + r["width"] / 2, r["y"] + r["height"] / 2
 
@@ -275,6 +280,9 @@ def test_edit_drag_resize_type_save_cleartext_undo_sign_out(ed, size, request):
     bob = Client(url, "bob")
     rev0, before = bob.book(book)
     original = next(x for x in before["pages"][2]["textBoxes"] if x["id"] == "p003-b1")
+    cleared = f"/api/books/{book}/pages/3/cleared?w=480"
+    status, cleared_before = fetch_bytes(url + cleared)
+    assert status == 200
     open_editor(phone, url, book, 3)
     select(phone, "p003-b1")
     r0 = box_rect(phone, "p003-b1")
@@ -315,8 +323,11 @@ def test_edit_drag_resize_type_save_cleartext_undo_sign_out(ed, size, request):
     assert stored["textSources"]["ar"]["source"] == "librarian"
     assert phone.js("return window.__pb.editor.revision") != rev0
 
-    # The page's ClearText is remade in the background; the reader then shows it.
+    # The page's ClearText is remade in the background (the moved box is in-filled where it now
+    # is); the reader then shows it.
     phone.wait_js("window.__pb.editor.assets === 'ready'", timeout=240)
+    status, cleared_after = fetch_bytes(url + cleared)
+    assert status == 200 and cleared_after != cleared_before, "the same URL serves the remade ClearText image"
     phone.el('[data-action="close"]').click()
     phone.wait_js("!document.querySelector('.editor')")
     phone.el('[aria-label="ClearText"]').click()

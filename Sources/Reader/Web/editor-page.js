@@ -128,7 +128,8 @@
       Object.assign(this.sheet.style, { width: this.page.width * this.scale + 'px', height: this.page.height * this.scale + 'px' });
       this.drawBoxes();
     }
-    boxes() { return this.page.textBoxes || (this.page.textBoxes = []); }
+    // Reading only: a page without boxes keeps having no textBoxes field until one is added.
+    boxes() { return this.page.textBoxes || []; }
     box(id) { return this.boxes().find((b) => b.id === id); }
     placeBox(el, r) {
       const s = this.scale;
@@ -160,7 +161,9 @@
     drawSide() {
       const p = this.page;
       const reviewed = h('input', { type: 'checkbox', id: 'ed-reviewed', checked: p.reviewed === true,
-        onchange: () => { this.change(() => { if (reviewed.checked) p.reviewed = true; else delete p.reviewed; }, false); } });
+        onchange: () => { this.change(() => {
+          if (reviewed.checked) p.reviewed = true; else if ('reviewed' in this.base) p.reviewed = false; else delete p.reviewed;
+        }, false); } });
       const list = h('ol', { class: 'ed-list', 'aria-label': 'Boxes in reading order' },
         ...this.sortedBoxes().map((b) => h('li', {}, h('button', { type: 'button', class: 'ed-list-btn', 'data-id': b.id, 'aria-pressed': String(b.id === this.selected),
           onclick: () => this.select(b.id) }, `${b.id} · ${b.role || 'body'}${b.text ? ' · ' + String(Object.values(b.text)[0] || '').slice(0, 24) : ''}`))));
@@ -217,6 +220,7 @@
       ta.addEventListener('input', () => {
         if (snap) { this.undoStack.push(snap); snap = null; }
         b.text = b.text || {};
+        if (b.source === 'detected') b.source = 'librarian'; // re-running analysis must not replace it
         if (ta.value) {
           b.text[l] = ta.value;
           b.textSources = b.textSources || {};
@@ -261,7 +265,8 @@
       const orders = this.boxes().map((b) => b.order).filter((o) => o != null);
       const lang = (this.book.languages || [])[0];
       this.undoStack.push(clone(p));
-      this.boxes().push({ id, role: 'body', rect, ...(lang ? { language: lang } : {}), order: orders.length ? Math.max(...orders) + 1 : this.boxes().length + 1 });
+      if (!p.textBoxes) p.textBoxes = [];
+      p.textBoxes.push({ id, role: 'body', rect, ...(lang ? { language: lang } : {}), order: orders.length ? Math.max(...orders) + 1 : this.boxes().length + 1 });
       this.select(id);
       this.updateState();
     }
