@@ -24,6 +24,7 @@ from test_editor import DESKTOP, at_size, box_rect, center, drag, save, select, 
 OUT = ROOT / "Documentation" / "editor"
 SCANS = ("c01-02.jpg", "c03-29.jpg", "c21-180.jpg")
 PASSWORD = "a long pass phrase"
+READING = (760, 1000)
 pytestmark = pytest.mark.skipif(os.environ.get("DOCS_SCREENSHOTS") != "1", reason="set DOCS_SCREENSHOTS=1")
 
 # What the librarian types: the transcription of the scan where OCR misread it, and a French
@@ -52,6 +53,8 @@ def shared_scans():
 
 
 def shot(phone, name):
+    # Cleared pages are made on first request: on a loaded machine that can take minutes.
+    phone.wait_js("[...document.images].every(i => i.complete)", timeout=900)
     phone.settle()
     _, png = phone.screenshot("docs-editor-" + name)
     img = Image.open(io.BytesIO(png)).convert("RGB").resize(phone.size, Image.LANCZOS)
@@ -91,7 +94,11 @@ def test_docs_editor_walkthrough(phone, tmp_path):
         walk(phone, url, book)
     finally:
         proc.terminate()
-        proc.wait(10)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:  # still preparing an image
+            proc.kill()
+            proc.wait()
         server_log.close()
 
 
@@ -159,9 +166,10 @@ def walk(phone, url, book):
     phone.el('[data-action="close"]').click()
     phone.wait_js("!document.querySelector('.editor')")
 
-    # Read it in ClearText, in English and in French: on a desktop, the text at the size it was
-    # printed (the smallest reader text size), as a dense novel page needs.
-    at_size(phone, DESKTOP)
+    # Read it in ClearText, in English and in French: in a tall desktop window (one page, not the
+    # spread), the text at the size it was printed (the smallest reader text size), as a dense
+    # novel page needs.
+    at_size(phone, READING, desktop=True)
     phone.js("localStorage.setItem('pb.mode', 'clear'); localStorage.setItem('pb.textSize', '12')")
     phone.d.get(f"{url}/?load={time.monotonic_ns()}#/book/huck-finn/page/2")
     phone.wait_ready(timeout=600)

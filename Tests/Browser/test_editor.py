@@ -122,10 +122,10 @@ class Client:
 
 # ---------------------------------------------------------------- browser helpers
 
-def at_size(phone, size):
+def at_size(phone, size, desktop=None):
     """The shared Chromium as a touch phone (393×852) or a mouse-and-keyboard desktop (1280×800)."""
     w, h = size
-    desktop = size == DESKTOP
+    desktop = size == DESKTOP if desktop is None else desktop
     phone.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": w, "height": h, "deviceScaleFactor": 1 if desktop else 2, "mobile": not desktop})
     phone.d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": not desktop, "maxTouchPoints": 5})
