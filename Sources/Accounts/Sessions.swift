@@ -49,10 +49,12 @@ public actor Sessions {
     private func purge(now: Double) { byToken = byToken.filter { $0.value.expires > now } }
 }
 
-/// Failed sign-ins per key ("account:NAME", "address:IP"): the first few are free, then each
+/// Failed sign-ins per account and per client address: the first few are free, then each
 /// further failure doubles the wait before the next attempt is even looked at (1 s, 2 s, 4 s …,
-/// at most 15 minutes). An attempt counts as a failure from the moment it starts, so a burst of
-/// parallel guesses cannot slip in before the first result is known; success clears the count.
+/// at most 15 minutes). For an account an attempt counts as failed from the moment it starts, so
+/// a burst of parallel guesses at one password cannot slip in before the first result is known.
+/// For an address only finished failures count: many people behind one proxy or office NAT may
+/// sign in at the same moment, and their successes must not lock each other out.
 public actor SignInLimiter {
     struct State {
         var failures = 0
@@ -81,33 +83,36 @@ public actor SignInLimiter {
         addressPolicy = address
     }
 
-    /// Begins an attempt: nil when it may go ahead (and it is counted as failed until
-    /// `succeeded`), else the seconds to wait.
+    /// Begins an attempt: nil when it may go ahead, else the seconds to wait.
     public func begin(account: String, address: String, now given: Double? = nil) -> Double? {
         let now = given ?? Date().timeIntervalSince1970
         if states.count > 200_000 { states = states.filter { now - $0.value.last < 86_400 } }
-        let keys = [("account:" + account, accountPolicy), ("address:" + address, addressPolicy)]
-        let wait = keys.map { (states[$0.0]?.blockedUntil ?? 0) - now }.max() ?? 0
+        let wait = ["account:" + account, "address:" + address].map { (states[$0]?.blockedUntil ?? 0) - now }.max() ?? 0
         if wait > 0 { return wait }
-        for (key, policy) in keys {
-            var s = states[key] ?? State()
-            // A day without failures forgets the past ones.
-            if now - s.last > 86_400 { s = State() }
-            s.failures += 1
-            s.last = now
-            let over = s.failures - policy.freeFailures
-            if over > 0 {
-                let delay = min(policy.maximumDelay, policy.firstDelay * pow(2, Double(min(over - 1, 30))))
-                s.blockedUntil = now + delay
-            }
-            states[key] = s
-        }
+        count("account:" + account, accountPolicy, now: now)
         return nil
     }
 
-    /// The attempt was right: the account's and the address's counts start again.
-    public func succeeded(account: String, address: String) {
-        states["account:" + account] = nil
-        states["address:" + address] = nil
+    /// Ends an attempt begun with `begin`.
+    public func finish(account: String, address: String, success: Bool, now given: Double? = nil) {
+        let now = given ?? Date().timeIntervalSince1970
+        if success {
+            states["account:" + account] = nil
+        } else {
+            count("address:" + address, addressPolicy, now: now)
+        }
+    }
+
+    private func count(_ key: String, _ policy: Policy, now: Double) {
+        var s = states[key] ?? State()
+        // A day without failures forgets the past ones.
+        if now - s.last > 86_400 { s = State() }
+        s.failures += 1
+        s.last = now
+        let over = s.failures - policy.freeFailures
+        if over > 0 {
+            s.blockedUntil = now + min(policy.maximumDelay, policy.firstDelay * pow(2, Double(min(over - 1, 30))))
+        }
+        states[key] = s
     }
 }

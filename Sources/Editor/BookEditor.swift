@@ -119,7 +119,7 @@ public final class BookEditor: @unchecked Sendable {
             }
             let old = try bookAt(target)
             // A restored book must still be a valid book (the scans may have changed since).
-            try validate(old)
+            try validate(JSONWriter.serialize(old))
             return try commit(kind: .restore, page: nil, undoes: nil, summary: "restore to \(target)", before: root, after: old, user: user) { _ in old }
         }
     }
@@ -176,7 +176,7 @@ public final class BookEditor: @unchecked Sendable {
             // trusted to describe the file, so only the current one is known.
             known = [revisionValue: seq]
         }
-        if replayed { try writeManifest(book) }
+        if replayed { try writeManifest(JSONWriter.serialize(book)) }
         diskKey = currentDiskKey()
     }
 
@@ -194,9 +194,9 @@ public final class BookEditor: @unchecked Sendable {
         }
     }
 
-    private func writeManifest(_ book: JSONValue) throws(EditError) {
+    private func writeManifest(_ bytes: [UInt8]) throws(EditError) {
         try fault?("book")
-        do { try AtomicFile.write(JSONWriter.serialize(book), to: manifest) } catch {
+        do { try AtomicFile.write(bytes, to: manifest) } catch {
             throw error.description.contains("No space") || error.description.contains("quota")
                 ? .diskFull(error.description) : .storage(error.description)
         }
@@ -208,15 +208,17 @@ public final class BookEditor: @unchecked Sendable {
         change: (JSONValue) -> JSONValue
     ) throws(EditError) -> String {
         let book = change(root)
-        try validate(book)
+        // Serialised once: validated, hashed into the revision and written, all from these bytes.
+        let bytes = JSONWriter.serialize(book)
+        try validate(bytes)
         let seq = (entries.last?.seq ?? 0) + 1
-        let revision = Self.revision(seq: seq, book: book)
+        let revision = "\(seq)-\(Self.hash(bytes))"
         let entry = JournalEntry(
             seq: seq, revision: revision, base: revisionValue, user: user, time: Self.now(), kind: kind, page: page,
             undoes: undoes, summary: summary, before: before, after: after)
         try fault?("journal")
         let length = try journal.append(entry)
-        do { try writeManifest(book) } catch {
+        do { try writeManifest(bytes) } catch {
             journal.cutBack(to: length)
             throw error
         }
@@ -228,9 +230,9 @@ public final class BookEditor: @unchecked Sendable {
         return revision
     }
 
-    private func validate(_ book: JSONValue) throws(EditError) {
+    private func validate(_ bytes: [UInt8]) throws(EditError) {
         do {
-            _ = try Book.decode(JSONWriter.serialize(book), file: BookDirectory.manifestName, baseDirectory: directory)
+            _ = try Book.decode(bytes, file: BookDirectory.manifestName, baseDirectory: directory)
         } catch {
             if case .invalid(_, let diagnostics) = error {
                 throw .badRequest("the page is not valid", problems: diagnostics.errors.map { $0.formatted(file: BookDirectory.manifestName) })
@@ -296,9 +298,11 @@ public final class BookEditor: @unchecked Sendable {
         revision.split(separator: "-", maxSplits: 1).last.map(String.init) ?? ""
     }
 
-    static func revisionHash(_ book: JSONValue) -> String {
+    static func revisionHash(_ book: JSONValue) -> String { hash(JSONWriter.serialize(book)) }
+
+    static func hash(_ bytes: [UInt8]) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in JSONWriter.serialize(book) {
+        for b in bytes {
             h ^= UInt64(b)
             h &*= 0x0000_0100_0000_01b3
         }

@@ -137,6 +137,24 @@ actor RegenerationStatus {
 }
 
 extension ReaderServer {
+    /// With --edit, opens every book's journal at start, so an entry that a crash left out of
+    /// book.json is replayed before the reader serves the book. Returns the problems met (a
+    /// book whose journal cannot be read is still served read-only; editing it answers 500).
+    public func openJournals() async -> [String] {
+        guard let editing else { return [] }
+        var problems: [String] = []
+        for state in await library.all() {
+            guard case .ok(let book) = state else { continue }
+            do {
+                _ = try await editing.editors.editor(id: book.id, directory: book.directory)
+                await library.reload(book.id)
+            } catch {
+                problems.append("\(book.id): \(error)")
+            }
+        }
+        return problems
+    }
+
     func addEditRoutes(to router: Router<ReaderContext>, service edit: EditService) {
         router.get("/api/session") { request, _ in
             let (session, user) = try await self.signedIn(request, edit)
@@ -236,8 +254,11 @@ extension ReaderServer {
         // A missing account is checked against a decoy hash so it takes as long as a wrong password.
         let hash = user?.hash ?? Passwords.decoy
         let ok = try await edit.hashing.run { Passwords.verify(password, hash: hash) }
-        guard ok, let user else { throw APIError(.unauthorized, "wrong name or password") }
-        await edit.limiter.succeeded(account: name, address: address)
+        guard ok, let user else {
+            await edit.limiter.finish(account: name, address: address, success: false)
+            throw APIError(.unauthorized, "wrong name or password")
+        }
+        await edit.limiter.finish(account: name, address: address, success: true)
         let session = await edit.sessions.create(name: user.name)
         var r = Self.jsonResponse(.ok, ["name": .string(user.name), "role": .string(user.role.rawValue), "csrf": .string(session.csrf)])
         r.headers[.setCookie] = Self.cookie(session.token, secure: Self.isSecure(request, edit), clear: false)
@@ -368,6 +389,8 @@ extension ReaderServer {
     /// Re-reads the book and prepares the page's cleared image and its boxes' popouts. Their cache
     /// names are hashes of the boxes, so the reader's usual URLs find the new images.
     func regenerate(id: String, n: Int, key: String, revision: String, _ edit: EditService) async {
+        // Saves in quick succession: only the newest one's images are worth making.
+        guard await edit.status.get(key)?.revision == revision else { return }
         guard case .ok(let book) = await library.reload(id), n <= book.book.pages.count else {
             await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
             return

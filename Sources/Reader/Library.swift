@@ -124,16 +124,37 @@ actor Library {
         return made
     }
 
-    /// Re-reads one book now (after the editor saved it), without waiting for the next listing.
-    @discardableResult
-    func reload(_ id: String) -> BookState? {
-        let folder = containment.root + "/" + id
-        guard states[id] != nil, let resolved = containment.inside(folder), FileIO.isDirectory(resolved) else { return states[id] }
-        let manifest = BookDirectory.manifestPath(in: resolved)
-        keys[id] = FileIO.exists(manifest) ? "\(FileIO.modificationTime(manifest) ?? -1)/\(fileSize(manifest))" : "none"
-        states[id] = Library.load(id: id, directory: resolved, containment: containment)
+    /// Where book `id` lives, when the library has it (for a reload made off the actor).
+    func folder(of id: String) -> String? {
+        guard states[id] != nil, let resolved = containment.inside(containment.root + "/" + id), FileIO.isDirectory(resolved) else {
+            return nil
+        }
+        return resolved
+    }
+
+    /// Puts a freshly loaded book in place (see `reload`).
+    func install(_ id: String, _ state: BookState, key: String) {
+        guard states[id] != nil else { return }
+        keys[id] = key
+        states[id] = state
         listing = nil
-        return states[id]
+    }
+
+    /// Re-reads one book now (after the editor saved it), without waiting for the next listing.
+    /// The reading and validating happen off the actor, so requests for other books (and this
+    /// one's old state) are not held up meanwhile.
+    @discardableResult
+    nonisolated func reload(_ id: String) async -> BookState? {
+        guard let resolved = await folder(of: id) else { return await book(id) }
+        let manifest = BookDirectory.manifestPath(in: resolved)
+        let key = FileIO.exists(manifest) ? "\(FileIO.modificationTime(manifest) ?? -1)/\(Self.size(manifest))" : "none"
+        let state = Library.load(id: id, directory: resolved, containment: containment)
+        await install(id, state, key: key)
+        return state
+    }
+
+    nonisolated static func size(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
     }
 
     func refreshIfStale() {
@@ -168,7 +189,7 @@ actor Library {
     }
 
     private func fileSize(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+        Self.size(path)
     }
 
     /// Reads and validates one book folder. Page images are checked by their headers (a scan

@@ -141,6 +141,7 @@ struct Serve: AsyncParsableCommand {
             Console.error("serve: \(error)")
             throw ExitCode.failure
         }
+        for problem in await server.openJournals() { Console.warning("serve: \(problem)") }
         if pruneCache {
             let r = await server.pruneCache(unusedForDays: 30)
             Console.err("serve: pruned \(r.files) cached file\(r.files == 1 ? "" : "s") (\(r.bytes / 1024) KiB) from \(config.cacheDirectory)")

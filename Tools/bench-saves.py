@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Save latency of `picturebook serve --edit` with many editors at once on loopback: N editors
+sign in, then each saves its page M times in a row (re-reading on 409 when two share a page).
+Prints p50/p90/p99/max of the PUT round trip for the saves that got 200, and saves per second.
+
+    Tools/bench-saves.py [--binary .build/release/picturebook] [--editors 20] [--saves 30]
+
+The binary defaults to the release build when there is one, else the debug build (it says which).
+"""
+import argparse, http.client, json, os, shutil, socket, subprocess, sys, tempfile, threading, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary")
+    ap.add_argument("--editors", type=int, default=20)
+    ap.add_argument("--saves", type=int, default=30)
+    args = ap.parse_args()
+    binary = args.binary
+    if not binary:
+        rel = os.path.join(ROOT, ".build/release/picturebook")
+        binary = rel if os.path.exists(rel) else os.path.join(ROOT, ".build/debug/picturebook")
+    kind = "release" if "/release/" in binary else "debug" if "/debug/" in binary else "given"
+
+    work = tempfile.mkdtemp(prefix="pb-bench-saves-")
+    lib = os.path.join(work, "books")
+    os.makedirs(lib)
+    shutil.copytree(os.path.join(ROOT, "Books/good-morning-farm"), os.path.join(lib, "farm"))
+    for i in range(args.editors):
+        subprocess.run([binary, "users", "add", f"e{i}", "--role", "editor", "--password-stdin", "--library", lib],
+                       input=f"bench password {i}\n".encode(), check=True, stderr=subprocess.DEVNULL)
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    proc = subprocess.Popen([binary, "serve", lib, "--edit", "--port", str(port), "--no-warm", "--cache", os.path.join(work, "cache")],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc.stdout.readline()
+
+    book = json.load(open(os.path.join(lib, "farm/book.json")))
+    pages = [i + 1 for i, p in enumerate(book["pages"]) if p.get("textBoxes")]
+    latencies, conflicts, failures = [], [0], [0]
+    lock = threading.Lock()
+    ready = threading.Barrier(args.editors)
+
+    def editor(i):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+        def req(method, path, body=None, headers=None):
+            h = dict(headers or {})
+            data = json.dumps(body).encode() if body is not None else None
+            if data:
+                h["Content-Type"] = "application/json"
+            c.request(method, path, body=data, headers=h)
+            r = c.getresponse()
+            return r.status, r.getheader("Set-Cookie"), r.read()
+
+        st, cookie, body = req("POST", "/api/session", {"name": f"e{i}", "password": f"bench password {i}"})
+        auth = {"Cookie": cookie.split(";")[0], "X-CSRF-Token": json.loads(body)["csrf"]}
+        n = pages[i % len(pages)]
+        ready.wait()
+        done = 0
+        while done < args.saves:
+            st, _, body = req("GET", "/api/edit/books/farm", headers=auth)
+            doc = json.loads(body)
+            page = doc["book"]["pages"][n - 1]
+            page["textBoxes"][0].setdefault("text", {})["en"] = f"e{i} save {done}"
+            t = time.perf_counter()
+            st, _, body = req("PUT", f"/api/edit/books/farm/pages/{n}", page, dict(auth, **{"If-Match": f'"{doc["revision"]}"'}))
+            dt = time.perf_counter() - t
+            with lock:
+                if st == 200:
+                    latencies.append(dt)
+                    done += 1
+                elif st == 409:
+                    conflicts[0] += 1
+                else:
+                    failures[0] += 1
+                    done += 1
+
+    threads = [threading.Thread(target=editor, args=(i,)) for i in range(args.editors)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    proc.terminate()
+    proc.wait()
+    ms = [x * 1000 for x in latencies]
+    print(f"bench-saves: {kind} build ({binary}), {args.editors} editors on {len(pages)} pages of one book, "
+          f"{args.saves} saves each, loopback, {os.cpu_count()} cores")
+    print(f"bench-saves: {len(ms)} saves (200), {conflicts[0]} conflicts (409, re-read and retried), {failures[0]} failures")
+    print(f"bench-saves: PUT latency ms  p50 {percentile(ms, 50):.1f}  p90 {percentile(ms, 90):.1f}  "
+          f"p99 {percentile(ms, 99):.1f}  max {max(ms):.1f}")
+    print(f"bench-saves: {len(ms) / wall:.0f} saves/s over {wall:.1f} s (sign-ins excluded from latencies)")
+    shutil.rmtree(work, ignore_errors=True)
+    sys.exit(1 if failures[0] else 0)
+
+
+if __name__ == "__main__":
+    main()
