@@ -152,7 +152,8 @@ def walk(phone, url, book):
     shot(phone, "translation")
     phone.el("#ed-reviewed").click()
     save(phone)
-    phone.wait_js("window.__pb.editor.assets === 'ready'", timeout=600)
+    phone.wait_js("['ready', 'failed', 'timeout'].includes(window.__pb.editor.assets)", timeout=1800)
+    assert phone.js("return window.__pb.editor.assets") == "ready"
     shot(phone, "saved")
     phone.el('[data-action="close"]').click()
     phone.wait_js("!document.querySelector('.editor')")

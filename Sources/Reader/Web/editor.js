@@ -164,7 +164,9 @@ window.Editor = (() => {
   // reader underneath draw the page again from fresh data.
   async function awaitAssets(bookId, n, revision, onState) {
     const url = `/api/edit/books/${encodeURIComponent(bookId)}/pages/${n}/status`;
-    for (let i = 0; i < 600; i++) {
+    // Remaking a cleared page can take minutes on a busy server; poll gently for up to half an hour.
+    const deadline = Date.now() + 30 * 60e3;
+    for (let wait = POLL_MS; Date.now() < deadline; wait = Math.min(wait * 1.5, 3000)) {
       const r = await call('GET', url);
       if (r.status !== 200 || !r.data) { onState('unknown'); return; }
       const s = r.data;
@@ -176,7 +178,7 @@ window.Editor = (() => {
         return;
       }
       onState('pending');
-      await new Promise((res) => setTimeout(res, POLL_MS));
+      await new Promise((res) => setTimeout(res, wait));
     }
     onState('timeout');
   }
