@@ -244,6 +244,10 @@ extension ReaderServer {
         guard let name = body?["name"]?.stringValue, let password = body?["password"]?.stringValue else {
             throw APIError(.badRequest, "the body must be {\"name\": \"...\", \"password\": \"...\"}")
         }
+        // No account has a longer name; refusing early keeps huge names out of the limiter's table.
+        guard name.utf8.count <= 64, password.utf8.count <= Passwords.maximumLength else {
+            throw APIError(.unauthorized, "wrong name or password")
+        }
         let address = Self.clientAddress(request, context)
         if let wait = await edit.limiter.begin(account: name, address: address) {
             var r = JSONErrors.error(.tooManyRequests, "too many failed sign-ins; try again in \(Int(wait.rounded(.up))) s")
