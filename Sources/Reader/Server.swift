@@ -271,7 +271,11 @@ public final class ReaderServer: Sendable {
         }
         do {
             let a = try await store.asset(what, page: n, of: book)
-            return Self.respond(a.bytes, type: a.contentType, etag: a.etag, cache: Self.images, request: request)
+            // While books are being edited a page's cleared image or popout may change under the
+            // same URL: browsers revalidate (cheap, the ETag is a hash of what the image is made
+            // from) instead of keeping an old one for an hour.
+            let cache = editing == nil ? Self.images : Self.revalidate
+            return Self.respond(a.bytes, type: a.contentType, etag: a.etag, cache: cache, request: request)
         } catch let e as AssetError {
             switch e {
             case .notFound(let m): throw APIError(.notFound, m)

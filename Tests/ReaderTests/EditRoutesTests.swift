@@ -270,6 +270,16 @@ func editedPage(_ book: [String: Any], _ n: Int, text: String) throws -> [String
         }
     }
 
+    /// While editing, a page image may change under its URL: browsers must revalidate.
+    @Test func imagesAreRevalidatedWhileEditing() async throws {
+        let f = try EditFixture()
+        let r = try await f.server.makeApplication().test(.router) { client in
+            try await client.call("/api/books/farm/pages/1/thumb", .get)
+        }
+        #expect(r.status == .ok)
+        #expect(r.headers[.cacheControl] == "no-cache")
+    }
+
     @Test func removedUserIsSignedOut() async throws {
         let f = try EditFixture()
         try await f.server.makeApplication().test(.router) { client in
