@@ -55,12 +55,17 @@ let package = Package(
         systemLibrary("CThai", pkgConfig: "libthai", apt: "libthai-dev"),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CTesseract", pkgConfig: "tesseract", apt: "libtesseract-dev"),
+        systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: "libtiff-dev"),
+        systemLibrary("COpenJPEG", pkgConfig: "libopenjp2", apt: "libopenjp2-7-dev"),
+        systemLibrary("CPoppler", pkgConfig: "poppler-glib", apt: "libpoppler-glib-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
+        // TIFF, JPEG 2000 and PDF behind plain-C functions (no library type reaches Swift).
+        .target(name: "CScanShim", dependencies: ["CTIFF", "COpenJPEG", "CPoppler"]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
         .target(name: "Geometry", swiftSettings: swiftSettings),
         .target(name: "Raster", dependencies: ["Geometry"], swiftSettings: swiftSettings),
-        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CScanShim", "CPNG", "CJPEG", "CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "Typesetting",
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen", "CThai"],

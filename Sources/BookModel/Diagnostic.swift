@@ -77,7 +77,7 @@ public enum BookError: Error, CustomStringConvertible, Equatable, Sendable {
             for d in errors.prefix(20) { lines.append("  " + d.formatted(file: file)) }
             if errors.count > 20 { lines.append("  … and \(errors.count - 20) more") }
             return lines.joined(separator: "\n")
-        case .noImages(let dir): return "\(dir): no PNG or JPEG images found"
+        case .noImages(let dir): return "\(dir): no PNG, JPEG, TIFF or JPEG 2000 images found"
         case .unreadableImage(let path): return "\(path): cannot read the image's size"
         }
     }
