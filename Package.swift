@@ -60,7 +60,10 @@ let package = Package(
         systemLibrary("CPoppler", pkgConfig: "poppler-glib", apt: "libpoppler-glib-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
         // TIFF, JPEG 2000 and PDF behind plain-C functions (no library type reaches Swift).
-        .target(name: "CScanShim", dependencies: ["CTIFF", "COpenJPEG", "CPoppler"]),
+        // poppler itself (not only poppler-glib) for setErrorCallback: see poppler_quiet.cpp.
+        .target(
+            name: "CScanShim", dependencies: ["CTIFF", "COpenJPEG", "CPoppler"],
+            linkerSettings: [.linkedLibrary("poppler"), .linkedLibrary("tiff"), .linkedLibrary("openjp2")]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
         .target(name: "Geometry", swiftSettings: swiftSettings),

@@ -3,7 +3,7 @@ public import FileIO
 public import Raster
 
 /// Where a page's pixels came from.
-public enum ScanPageSource: Sendable, Equatable, CustomStringConvertible {
+public enum ScanPageSource: Sendable, Hashable, CustomStringConvertible {
     /// A PNG, JPEG, TIFF page or JPEG 2000 image, decoded as stored.
     case image
     /// A PDF page that is a single image, taken at that image's own resolution.
