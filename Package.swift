@@ -145,7 +145,10 @@ let package = Package(
         .testTarget(name: "FileIOTests", dependencies: ["FileIO"], swiftSettings: swiftSettings),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: swiftSettings),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster", "TestSupport"], swiftSettings: swiftSettings),
+        // Fixtures/Scans: tiny TIFF, JPEG 2000 and PDF files from Tools/make-scan-fixtures.py, read by path.
+        .testTarget(
+            name: "CodecsTests", dependencies: ["Codecs", "Raster", "TestSupport"], exclude: ["Fixtures"],
+            swiftSettings: swiftSettings),
         // Golden/ holds reference PNGs the tests read by path (not bundled resources).
         .testTarget(
             name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], exclude: ["Golden"],

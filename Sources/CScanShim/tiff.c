@@ -18,6 +18,9 @@ struct pbs_tiff {
     size_t size, position;
     pbs_text message;
     int failed;
+    /// The name libtiff was given, which it puts in front of many messages; the caller adds the
+    /// file's name itself, so it is cut.
+    char name[256];
 };
 
 /// Messages from calls that carry no handle (rare, and all about allocation) would otherwise go
@@ -32,7 +35,12 @@ static int on_error(TIFF *tif, void *user, const char *module, const char *fmt, 
     (void)tif;
     pbs_tiff *t = user;
     // The first error is the cause; later ones are consequences ("cannot read strip 3").
-    if (!t->failed) pbs_text_vformat(&t->message, module, fmt, ap);
+    if (!t->failed) {
+        pbs_text_vformat(&t->message, module, fmt, ap);
+        size_t n = strlen(t->name);
+        if (n && strncmp(t->message.text, t->name, n) == 0 && strncmp(t->message.text + n, ": ", 2) == 0)
+            memmove(t->message.text, t->message.text + n + 2, strlen(t->message.text + n + 2) + 1);
+    }
     t->failed = 1;
     return 1;  // handled: the global handler is not called
 }
@@ -102,6 +110,7 @@ int pbs_tiff_open_memory(pbs_tiff *t, const uint8_t *data, size_t size) {
     t->data = data;
     t->size = size;
     t->position = 0;
+    snprintf(t->name, sizeof t->name, "%s", "memory");
     // "m": never map (there is no file); "h": read only the header here, directories on demand.
     t->tif = TIFFClientOpenExt("memory", "rmh", t, mem_read, mem_write, mem_seek, mem_close, mem_size, mem_map,
                                mem_unmap, t->options);
@@ -110,6 +119,7 @@ int pbs_tiff_open_memory(pbs_tiff *t, const uint8_t *data, size_t size) {
 
 int pbs_tiff_open_file(pbs_tiff *t, const char *path) {
     // "m": read() rather than mmap, so pages never decoded never count towards the resident size.
+    snprintf(t->name, sizeof t->name, "%s", path);
     t->tif = TIFFOpenExt(path, "rmh", t->options);
     return open_status(t);
 }
