@@ -198,3 +198,91 @@ int pbs_pdf_copy_rgba(pbs_pdf *p, uint8_t *pixels, size_t stride) {
     p->held = NULL;
     return PBS_OK;
 }
+
+// MARK: - Declared image sizes
+
+typedef struct size_scan {
+    pbs_pdf_sizes sizes;
+    uint64_t last_width, last_height;
+    uint64_t width_at, height_at;  // absolute offsets (+1; 0 = not seen)
+} size_scan;
+
+static int is_delimiter(uint8_t c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0 || c == '/' || c == '<' || c == '>' || c == '[';
+}
+
+/// Looks for "/Width N" and "/Height N" in `p[0..<n]` (`base` is p's offset in the file). Only
+/// matches that start before `limit` are taken, so the overlap between chunks is read once.
+static void scan_sizes(size_scan *s, const uint8_t *p, size_t n, size_t limit, uint64_t base) {
+    for (size_t i = 0; i < limit && i < n; i++) {
+        if (p[i] != '/') continue;
+        int is_width = 0;
+        size_t j;
+        if (n - i >= 7 && memcmp(p + i + 1, "Width", 5) == 0 && is_delimiter(p[i + 6])) { is_width = 1; j = i + 6; }
+        else if (n - i >= 8 && memcmp(p + i + 1, "Height", 6) == 0 && is_delimiter(p[i + 7])) { j = i + 7; }
+        else continue;
+        while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\r' || p[j] == '\t')) j++;
+        uint64_t v = 0;
+        int digits = 0;
+        while (j < n && p[j] >= '0' && p[j] <= '9' && digits < 15) { v = v * 10 + (uint64_t)(p[j] - '0'); j++; digits++; }
+        if (!digits) continue;
+        // "/Width 12 0 R" is a reference to an object, not a size.
+        size_t k = j;
+        while (k < n && p[k] == ' ') k++;
+        if (k < n && p[k] >= '0' && p[k] <= '9') {
+            while (k < n && p[k] >= '0' && p[k] <= '9') k++;
+            while (k < n && p[k] == ' ') k++;
+            if (k < n && p[k] == 'R') continue;
+        }
+        uint64_t at = base + i + 1;
+        if (is_width) {
+            s->last_width = v; s->width_at = at;
+            if (v > s->sizes.max_width) s->sizes.max_width = v;
+        } else {
+            s->last_height = v; s->height_at = at;
+            if (v > s->sizes.max_height) s->sizes.max_height = v;
+        }
+        // One dictionary: the two entries within a few hundred bytes of each other.
+        if (s->width_at && s->height_at) {
+            uint64_t gap = s->width_at > s->height_at ? s->width_at - s->height_at : s->height_at - s->width_at;
+            if (gap < 512) {
+                uint64_t px = s->last_width * s->last_height;
+                if (s->last_width && px / s->last_width != s->last_height) px = UINT64_MAX;
+                if (px > s->sizes.max_pixels) s->sizes.max_pixels = px;
+            }
+        }
+    }
+}
+
+void pbs_pdf_declared_sizes_memory(const uint8_t *data, size_t size, pbs_pdf_sizes *out) {
+    size_scan s = {0};
+    scan_sizes(&s, data, size, size, 0);
+    *out = s.sizes;
+}
+
+int pbs_pdf_declared_sizes_file(const char *path, pbs_pdf_sizes *out) {
+    enum { CHUNK = 1 << 20, OVERLAP = 64 };
+    FILE *f = fopen(path, "rb");
+    if (!f) return PBS_ERROR;
+    uint8_t *buffer = malloc(CHUNK + OVERLAP);
+    if (!buffer) { fclose(f); return PBS_TOO_BIG; }
+    size_scan s = {0};
+    size_t kept = 0;
+    uint64_t base = 0;  // file offset of buffer[0]
+    for (;;) {
+        size_t got = fread(buffer + kept, 1, CHUNK, f);
+        size_t n = kept + got;
+        if (got == 0) { scan_sizes(&s, buffer, n, n, base); break; }
+        // Matches starting in the last OVERLAP bytes are read with the next chunk, whole.
+        size_t limit = n > OVERLAP ? n - OVERLAP : 0;
+        scan_sizes(&s, buffer, n, limit, base);
+        kept = n - limit;
+        memmove(buffer, buffer + limit, kept);
+        base += limit;
+    }
+    int failed = ferror(f);
+    free(buffer);
+    fclose(f);
+    *out = s.sizes;
+    return failed ? PBS_ERROR : PBS_OK;
+}

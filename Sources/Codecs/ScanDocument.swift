@@ -56,6 +56,11 @@ public final class ScanDocument {
             backing = .tiff(t)
             pageCount = try t.pageCount()
         case .pdf:
+            var sizes = pbs_pdf_sizes()
+            guard pbs_pdf_declared_sizes_file(path, &sizes) == Int32(PBS_OK) else {
+                throw .file(.readFailed(path: path, reason: "read error"))
+            }
+            try Self.checkDeclared(sizes, name: path, limits: limits)
             let p = try Self.openPDF(name: path) { p in pbs_pdf_open_file(p, path) }
             backing = .pdf(p)
             pageCount = Int(pbs_pdf_page_count(p))
@@ -80,6 +85,9 @@ public final class ScanDocument {
                 backing = .tiff(t)
                 pageCount = try t.pageCount()
             } else {
+                var sizes = pbs_pdf_sizes()
+                pbs_pdf_declared_sizes_memory(data.baseAddress, data.count, &sizes)
+                try Self.checkDeclared(sizes, name: name, limits: limits)
                 let p = try Self.openPDF(name: name) { p in pbs_pdf_open_memory(p, data.baseAddress, data.count) }
                 backing = .pdf(p)
                 pageCount = Int(pbs_pdf_page_count(p))
@@ -89,6 +97,16 @@ public final class ScanDocument {
             throw error
         }
         guard pageCount > 0 else { throw .corrupt(name: name, format: format, reason: "no pages") }
+    }
+
+    /// Refuses a PDF whose image dictionaries declare a size past the limits, before Poppler
+    /// decodes (and spends a minute on) a 60000×60000 image from a few bytes.
+    private static func checkDeclared(_ sizes: pbs_pdf_sizes, name: String, limits: DecodeLimits) throws(CodecError) {
+        let w = Int(clamping: sizes.max_width), h = Int(clamping: sizes.max_height)
+        let dimension = limits.maxDimension
+        if w > dimension || h > dimension || sizes.max_pixels > UInt64(limits.maxPixels) {
+            throw .tooLarge(name: name, width: max(w, 1), height: max(h, 1), limits: limits)
+        }
     }
 
     private static func openPDF(name: String, _ open: (OpaquePointer) -> Int32) throws(CodecError) -> OpaquePointer {

@@ -85,6 +85,20 @@ typedef struct pbs_pdf_page {
     int single_image;            ///< the page is one image covering it (a scan)
 } pbs_pdf_page;
 
+/// The largest image sizes a PDF's bytes declare (see pbs_pdf_declared_sizes).
+typedef struct pbs_pdf_sizes {
+    uint64_t max_width, max_height;
+    uint64_t max_pixels;  ///< the largest /Width × /Height of one dictionary
+} pbs_pdf_sizes;
+
+/// Reads the raw bytes (a file a chunk at a time, or memory) for the /Width and /Height entries
+/// of image dictionaries, before Poppler sees them. Poppler decodes an image before it says its
+/// size, so a few-KB PDF declaring a 60000×60000 image would otherwise cost a minute of CPU; image
+/// dictionaries are stream dictionaries, which PDF never compresses, so they can be read here.
+/// (Indirect sizes and inline images in compressed content streams are not seen.)
+int pbs_pdf_declared_sizes_file(const char *path, pbs_pdf_sizes *out);
+void pbs_pdf_declared_sizes_memory(const uint8_t *data, size_t size, pbs_pdf_sizes *out);
+
 pbs_pdf *pbs_pdf_new(void);
 void pbs_pdf_free(pbs_pdf *p);
 const char *pbs_pdf_message(const pbs_pdf *p);
