@@ -2,6 +2,7 @@
 // Tests/CodecsTests/Fixtures/Scans (Tools/make-scan-fixtures.py), and the errors damaged ones give.
 import Codecs
 import Foundation
+import Raster
 import Testing
 
 private let scans = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
