@@ -21,7 +21,7 @@ struct Convert: AsyncParsableCommand {
               picturebook convert page.jpg half.png --scale 0.5 --compression fast
             """)
 
-    @Argument(help: "Input image (PNG or JPEG).", completion: .file())
+    @Argument(help: "Input image (PNG, JPEG, TIFF or JPEG 2000).", completion: .file())
     var input: String
 
     @Argument(help: "Output file.", completion: .file())
