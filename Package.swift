@@ -58,12 +58,20 @@ let package = Package(
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CTesseract", pkgConfig: "tesseract", apt: "libtesseract-dev"),
         systemLibrary("CSodium", pkgConfig: "libsodium", apt: "libsodium-dev"),
+        systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: "libtiff-dev"),
+        systemLibrary("COpenJPEG", pkgConfig: "libopenjp2", apt: "libopenjp2-7-dev"),
+        systemLibrary("CPoppler", pkgConfig: "poppler-glib", apt: "libpoppler-glib-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
+        // TIFF, JPEG 2000 and PDF behind plain-C functions (no library type reaches Swift).
+        // poppler itself (not only poppler-glib) for setErrorCallback: see poppler_quiet.cpp.
+        .target(
+            name: "CScanShim", dependencies: ["CTIFF", "COpenJPEG", "CPoppler"],
+            linkerSettings: [.linkedLibrary("poppler"), .linkedLibrary("tiff"), .linkedLibrary("openjp2")]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
         .target(name: "Geometry", swiftSettings: swiftSettings),
         .target(name: "Raster", dependencies: ["Geometry"], swiftSettings: swiftSettings),
-        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CPNG", "CJPEG", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "Codecs", dependencies: ["Raster", "FileIO", "CShim", "CScanShim", "CPNG", "CJPEG", "CZlib"], swiftSettings: swiftSettings),
         .target(
             name: "Typesetting",
             dependencies: ["Raster", "CFreeType", "CHarfBuzz", "CFriBidi", "CHyphen", "CThai"],
@@ -148,7 +156,10 @@ let package = Package(
         .testTarget(name: "FileIOTests", dependencies: ["FileIO"], swiftSettings: swiftSettings),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: swiftSettings),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Raster", "TestSupport"], swiftSettings: swiftSettings),
+        // Fixtures/Scans: tiny TIFF, JPEG 2000 and PDF files from Tools/make-scan-fixtures.py, read by path.
+        .testTarget(
+            name: "CodecsTests", dependencies: ["Codecs", "Raster", "TestSupport"], exclude: ["Fixtures"],
+            swiftSettings: swiftSettings),
         // Golden/ holds reference PNGs the tests read by path (not bundled resources).
         .testTarget(
             name: "TypesettingTests", dependencies: ["Typesetting", "Codecs"], exclude: ["Golden"],

@@ -5,7 +5,7 @@
 # add it to Tests/Fuzz/Corpus/<harness>/ (after fixing the bug) and FuzzRegressionTests runs it
 # from then on.
 #
-#   Tools/fuzz.sh [harness...]          default: png jpeg book request
+#   Tools/fuzz.sh [harness...]          default: png jpeg book request tiff jp2 pdf
 #   FUZZ_SECONDS=600 Tools/fuzz.sh png  time per harness (default 60)
 #   FUZZ_RUNS=1000000 Tools/fuzz.sh     executions per harness instead of time
 #   FUZZ_JOBS=2                         libFuzzer worker processes per harness (default 1)
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(png jpeg book request)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(png jpeg book request tiff jp2 pdf)
 scratch=.build/fuzz
 mkdir -p "$scratch/findings"
 
@@ -25,7 +25,7 @@ bin=$scratch/debug/picturebook-fuzz
 status=0
 for h in "${harnesses[@]}"; do
   seeds=Tests/Fuzz/Corpus/$h
-  [ -d "$seeds" ] || { echo "fuzz: no seed corpus $seeds (harnesses: png jpeg book request)" >&2; exit 2; }
+  [ -d "$seeds" ] || { echo "fuzz: no seed corpus $seeds (harnesses: png jpeg book request tiff jp2 pdf)" >&2; exit 2; }
   work=$scratch/corpus/$h
   mkdir -p "$work"
   cp -n "$seeds"/* "$work"/ 2>/dev/null || true

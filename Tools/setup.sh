@@ -21,6 +21,10 @@ packages=(
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
   fonts-noto-core fonts-noto-cjk
   unicode-data libhyphen-dev hyphen-en-us libthai-dev zlib1g-dev
+  # Scans as libraries deliver them: TIFF (libtiff), JPEG 2000 (OpenJPEG) and PDF (Poppler's C API,
+  # which renders through cairo), read by Codecs; libtiff-tools' tiffcp and OpenJPEG's opj_compress
+  # make the test fixtures and the import benchmark's inputs.
+  libtiff-dev libopenjp2-7-dev libpoppler-glib-dev libcairo2-dev libtiff-tools libopenjp2-tools
   # OCR (`picturebook ocr`): Tesseract's library and the models for the sample books' languages
   # (en, fr, es, ar, zh-Hans) plus Japanese, horizontal and vertical, for the NDL scans.
   libtesseract-dev tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ara

@@ -13,8 +13,9 @@ public enum BookDirectory {
     public static let manifestName = "book.json"
     /// Manifests larger than this are refused: a 1000-page book with every box filled is ~5 MB.
     public static let manifestSizeLimit = 64 << 20
-    /// Extensions of the scans a folder can contribute, compared case-insensitively.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png"]
+    /// Extensions of the scans a folder can contribute, compared case-insensitively (Codecs tells
+    /// the formats apart by content; the extension only picks which files are scans).
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "tif", "tiff", "jp2", "j2k", "j2c"]
 
     /// `directory/book.json`.
     public static func manifestPath(in directory: String) -> String { join(directory, manifestName) }
@@ -45,7 +46,7 @@ public enum BookDirectory {
         return (parent(of: operand), operand)
     }
 
-    /// The PNG and JPEG files directly inside `directory`, in natural order. Hidden files
+    /// The scans (PNG, JPEG, TIFF, JPEG 2000) directly inside `directory`, in natural order. Hidden files
     /// (including macOS "._" resource forks) are skipped.
     public static func imageFiles(in directory: String) throws(BookError) -> [String] {
         try DirectoryListing.names(in: directory).filter { name in

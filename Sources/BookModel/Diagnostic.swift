@@ -58,7 +58,7 @@ public enum BookError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The manifest is JSON but not a valid book; `diagnostics` holds every problem found,
     /// warnings included, in file order.
     case invalid(file: String, diagnostics: [Diagnostic])
-    /// A folder meant to become a book holds no PNG or JPEG scans.
+    /// A folder meant to become a book holds no PNG, JPEG, TIFF or JPEG 2000 scans.
     case noImages(directory: String)
     /// A scan's pixel size could not be read.
     case unreadableImage(path: String)
@@ -77,7 +77,7 @@ public enum BookError: Error, CustomStringConvertible, Equatable, Sendable {
             for d in errors.prefix(20) { lines.append("  " + d.formatted(file: file)) }
             if errors.count > 20 { lines.append("  … and \(errors.count - 20) more") }
             return lines.joined(separator: "\n")
-        case .noImages(let dir): return "\(dir): no PNG or JPEG images found"
+        case .noImages(let dir): return "\(dir): no PNG, JPEG, TIFF or JPEG 2000 images found"
         case .unreadableImage(let path): return "\(path): cannot read the image's size"
         }
     }

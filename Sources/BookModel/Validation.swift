@@ -314,8 +314,8 @@ struct Validator {
             return
         }
         let ext = image.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        if !["png", "jpg", "jpeg"].contains(ext) || !image.contains(".") {
-            warning(path, "\(quote(image)) is not a .png, .jpg or .jpeg file; Picturebook reads PNG and JPEG scans")
+        if !BookDirectory.imageExtensions.contains(ext) || !image.contains(".") {
+            warning(path, "\(quote(image)) is not a .png, .jpg, .tif or .jp2 file; Picturebook reads PNG, JPEG, TIFF and JPEG 2000 scans")
         }
         if let k = firstPageForImage[image] {
             warning(path, "pages[\(k)] uses the same image \(quote(image))")
@@ -338,7 +338,7 @@ struct Validator {
         }
         guard let imageSize, sizeKnown else { return }
         guard let (w, h) = imageSize(full) else {
-            error(path, "cannot read \(image) as a PNG or JPEG image")
+            error(path, "cannot read \(image) as a PNG, JPEG, TIFF or JPEG 2000 image")
             return
         }
         if w != page.width || h != page.height {

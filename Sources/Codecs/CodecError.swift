@@ -4,9 +4,9 @@ public import FileIO
 /// ("page3.jpg: truncated JPEG: Premature end of JPEG file") so a batch run's log says which page
 /// to look at.
 public enum CodecError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The bytes are neither PNG nor JPEG. `signature` is the first few bytes, for the message.
+    /// The bytes are none of the formats Picturebook reads. `signature` is the first few bytes, for the message.
     case unknownFormat(name: String, signature: [UInt8])
-    /// A format Picturebook recognises but does not decode (TIFF, GIF, 12-bit JPEG, ...).
+    /// A format Picturebook recognises but does not decode (GIF, 12-bit JPEG, a PDF given as one image, ...).
     case unsupported(name: String, reason: String)
     /// The library rejected the data; `reason` is its message.
     case corrupt(name: String, format: ImageFormat, reason: String)
@@ -32,9 +32,9 @@ public enum CodecError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case .unknownFormat(let n, let sig):
-            if sig.isEmpty { return "\(n): empty file, not a PNG or JPEG image" }
+            if sig.isEmpty { return "\(n): empty file, not a PNG, JPEG, TIFF or JPEG 2000 image" }
             let hex = sig.map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined(separator: " ")
-            return "\(n): not a PNG or JPEG image (starts with \(hex))"
+            return "\(n): not a PNG, JPEG, TIFF or JPEG 2000 image (starts with \(hex))"
         case .unsupported(let n, let reason):
             return "\(n): unsupported image: \(reason)"
         case .corrupt(let n, let f, let reason):
@@ -52,13 +52,23 @@ public enum CodecError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 }
 
-/// The formats Picturebook reads and writes.
+/// The formats Picturebook reads (all) and writes (PNG and JPEG).
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case png
     case jpeg
+    /// Baseline and extended TIFF, one page or many (libtiff).
+    case tiff
+    /// A JP2 file or a raw J2K codestream (OpenJPEG).
+    case jpeg2000
+    /// A PDF of scans: read page by page through ``ScanDocument`` only (Poppler), never as one image.
+    case pdf
 
-    /// "PNG" / "JPEG", for messages.
-    public var displayName: String { rawValue.uppercased() }
+    /// "PNG", "JPEG", "TIFF", "JPEG 2000", "PDF", for messages.
+    public var displayName: String { self == .jpeg2000 ? "JPEG 2000" : rawValue.uppercased() }
+
+    /// PNG and JPEG: what browsers show and the encoders write. Other scans are converted to JPEG
+    /// before they are served or packed into an export.
+    public var isWebImage: Bool { self == .png || self == .jpeg }
 
     /// The format the bytes are in, judged by their signature only — never by a file name.
     public static func sniff(_ bytes: some Collection<UInt8>) -> ImageFormat? {
@@ -68,6 +78,17 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         if head.starts(with: pngSignature) { return .png }
         // SOI followed by the first marker's 0xFF.
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        // Classic TIFF (42) and BigTIFF (43), either byte order.
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+            || head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
+        {
+            return .tiff
+        }
+        // The JP2 signature box starts "\0\0\0\x0CjP  "; a bare codestream starts SOC SIZ.
+        if head.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || head.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
+            return .jpeg2000
+        }
+        if head.starts(with: Array("%PDF-".utf8)) { return .pdf }
         return nil
     }
 
@@ -79,12 +100,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
             bytes.count >= offset + sig.count && Array(bytes[offset..<offset + sig.count]) == sig
         }
         if has(Array("GIF8".utf8)) { return "GIF" }
-        if has([0x49, 0x49, 0x2A, 0x00]) || has([0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
         if has(Array("RIFF".utf8)) && has(Array("WEBP".utf8), at: 8) { return "WebP" }
         if has(Array("BM".utf8)) && bytes.count > 14 { return "BMP" }
         if has(Array("ftyp".utf8), at: 4) { return "HEIF/AVIF" }
-        if has(Array("%PDF".utf8)) { return "PDF" }
-        if has([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) { return "JPEG 2000" }
         return nil
     }
 }

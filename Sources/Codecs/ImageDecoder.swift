@@ -1,16 +1,18 @@
-// Codecs: PNG and JPEG in and out.
+// Codecs: PNG and JPEG in and out; TIFF, JPEG 2000 and PDF scans in.
 //
 //   ImageDecoder   sniff → header (ImageInfo) → limits → decode into a Bitmap → EXIF orientation
+//   ScanDocument   page by page through multi-page TIFFs and PDFs of scans (import)
 //   PNGEncoder     libpng, fewest channels that hold the pixels, zlib level and filter knobs
 //   JPEGEncoder    libjpeg-turbo, quality / progressive / chroma subsampling
 //
-// libpng and libjpeg run behind CShim's setjmp traps (Sources/CShim/shim.c): every library error
-// comes back as a status and a message, which become a CodecError naming the file here.
+// libpng and libjpeg run behind CShim's setjmp traps (Sources/CShim/shim.c), libtiff, OpenJPEG
+// and Poppler behind CScanShim's handlers (Sources/CScanShim): every library error comes back as a
+// status and a message, which become a CodecError naming the file here.
 
 import FileIO
 public import Raster
 
-/// Decodes PNG and JPEG images, telling them apart by content.
+/// Decodes PNG, JPEG, TIFF (the first page) and JPEG 2000 images, telling them apart by content.
 ///
 /// Every failure is a ``CodecError`` naming the file; libpng and libjpeg never print anything.
 /// Sizes are checked against ``DecodeLimits`` before pixel memory is allocated.
@@ -21,6 +23,9 @@ public enum ImageDecoder {
             switch try format(of: data, name: name) {
             case .png: return try PNGDecoding(data, name: name, strict: false).info
             case .jpeg: return try JPEGDecoding(data, name: name, strict: false).info
+            case .tiff: return try TIFFDecoding(data, name: name, limits: .default).info
+            case .jpeg2000: return try JP2Decoding(data, name: name).info
+            case .pdf: throw pdfIsNotAnImage(name)
             }
         }
     }
@@ -33,6 +38,9 @@ public enum ImageDecoder {
             switch try format(of: data, name: name) {
             case .png: return try PNGDecoding(data, name: name, strict: options.strict).decodeRGBA(options: options)
             case .jpeg: return try JPEGDecoding(data, name: name, strict: options.strict).decodeRGBA(options: options)
+            case .tiff: return try TIFFDecoding(data, name: name, limits: options.limits).decodeRGBA(options: options)
+            case .jpeg2000: return try JP2Decoding(data, name: name).decodeRGBA(options: options)
+            case .pdf: throw pdfIsNotAnImage(name)
             }
         }
     }
@@ -47,6 +55,9 @@ public enum ImageDecoder {
             switch try format(of: data, name: name) {
             case .png: return try PNGDecoding(data, name: name, strict: options.strict).decodeGray(options: options)
             case .jpeg: return try JPEGDecoding(data, name: name, strict: options.strict).decodeGray(options: options)
+            case .tiff: return try TIFFDecoding(data, name: name, limits: options.limits).decodeGray(options: options)
+            case .jpeg2000: return try JP2Decoding(data, name: name).decodeGray(options: options)
+            case .pdf: throw pdfIsNotAnImage(name)
             }
         }
     }
@@ -100,11 +111,16 @@ public enum ImageDecoder {
         do { return try FileIO.read(path) } catch { throw .file(error) }
     }
 
+    /// A PDF holds pages, not an image: it becomes a book through `picturebook import`.
+    private static func pdfIsNotAnImage(_ name: String) -> CodecError {
+        .unsupported(name: name, reason: "a PDF is a document of pages, not one image; make a book of it with `picturebook import`")
+    }
+
     private static func format(of data: UnsafeBufferPointer<UInt8>, name: String) throws(CodecError) -> ImageFormat {
         if let f = ImageFormat.sniff(data) { return f }
         let head = Array(data.prefix(16))
         if let other = ImageFormat.recognizeOther(head) {
-            throw .unsupported(name: name, reason: "\(other) (Picturebook reads PNG and JPEG)")
+            throw .unsupported(name: name, reason: "\(other) (Picturebook reads PNG, JPEG, TIFF and JPEG 2000)")
         }
         throw .unknownFormat(name: name, signature: Array(head.prefix(8)))
     }

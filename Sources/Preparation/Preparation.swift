@@ -232,7 +232,7 @@ public enum PageClearing {
 }
 
 public enum PagePreparation {
-    /// Decodes a page scan (PNG or JPEG, EXIF orientation applied).
+    /// Decodes a page scan (PNG, JPEG, TIFF or JPEG 2000; EXIF/TIFF orientation applied).
     public static func decode(_ path: String) throws -> Bitmap<RGBA8> { try ImageDecoder.decode(file: path) }
 
     /// The crop of `box` for PopoutText. The line height is measured from the ink only when the

@@ -193,7 +193,9 @@ struct AssetStore: Sendable {
         switch request {
         case .scan(let w):
             let info = try await scanInfo(source, sourceKey: sourceKey, label: label)
-            let target = w.map { Self.ladderWidth($0, scanWidth: info.orientedWidth) }
+            // TIFF and JPEG 2000 scans are never sent as they are (browsers show neither): they
+            // go through the JPEG path at full width.
+            let target = w.map { Self.ladderWidth($0, scanWidth: info.orientedWidth) } ?? (info.format.isWebImage ? nil : info.orientedWidth)
             guard let width = target, !(width == info.orientedWidth && info.format == .jpeg && info.orientation == 1) else {
                 let bytes = try await read(source)
                 return Asset(bytes: bytes, contentType: Self.contentType(info.format), etag: ETag.of(key: "scan \(source) \(sourceKey)"))

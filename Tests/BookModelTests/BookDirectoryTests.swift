@@ -65,7 +65,7 @@ import Glibc
         } catch {
             #expect(error.diagnostics.map(\.description) == [
                 "pages[1].image: p2.jpg is 600×410 pixels, but the page says 410×600 (rotated?)",
-                "pages[3].image: cannot read p4.jpg as a PNG or JPEG image",
+                "pages[3].image: cannot read p4.jpg as a PNG, JPEG, TIFF or JPEG 2000 image",
             ])
         }
     }

@@ -125,7 +125,7 @@ import Testing
         Case(old: #""p4.jpg""#, new: #""../p4.jpg""#, path: "pages[3].image", fragment: "leaves the book folder"),
         Case(old: #""p4.jpg""#, new: #""scans\\p4.jpg""#, path: "pages[3].image", fragment: "separate folders with '/'"),
         Case(old: #""p4.jpg""#, new: #""""#, path: "pages[3].image", fragment: "empty"),
-        Case(old: #""p4.jpg""#, new: #""p4.tiff""#, path: "pages[3].image", fragment: "PNG and JPEG", severity: .warning),
+        Case(old: #""p4.jpg""#, new: #""p4.gif""#, path: "pages[3].image", fragment: "PNG, JPEG, TIFF and JPEG 2000", severity: .warning),
         Case(old: #""p4.jpg""#, new: #""p3.jpg""#, path: "pages[3].image", fragment: "pages[2] uses the same image", severity: .warning),
 
         // Top level

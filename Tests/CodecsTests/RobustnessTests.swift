@@ -257,14 +257,14 @@ extension String {
             _ = try ImageDecoder.decode(Array("hello world".utf8), name: "notes.txt")
         }
         let unknown = CodecError.unknownFormat(name: "notes.txt", signature: Array("hello".utf8))
-        #expect(unknown.description == "notes.txt: not a PNG or JPEG image (starts with 68 65 6c 6c 6f)")
-        #expect(CodecError.unknownFormat(name: "e.png", signature: []).description == "e.png: empty file, not a PNG or JPEG image")
+        #expect(unknown.description == "notes.txt: not a PNG, JPEG, TIFF or JPEG 2000 image (starts with 68 65 6c 6c 6f)")
+        #expect(CodecError.unknownFormat(name: "e.png", signature: []).description == "e.png: empty file, not a PNG, JPEG, TIFF or JPEG 2000 image")
         #expect(throws: CodecError.unknownFormat(name: "e.png", signature: [])) { _ = try ImageDecoder.info([], name: "e.png") }
         let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
         #expect {
             _ = try ImageDecoder.decodeGray(gif, name: "anim.gif")
         } throws: { e in
-            (e as? CodecError)?.description == "anim.gif: unsupported image: GIF (Picturebook reads PNG and JPEG)"
+            (e as? CodecError)?.description == "anim.gif: unsupported image: GIF (Picturebook reads PNG, JPEG, TIFF and JPEG 2000)"
         }
         let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
         #expect { _ = try ImageDecoder.info(tiff, name: "scan.tif") } throws: { e in

@@ -13,7 +13,7 @@ struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Detect the text blocks on every page scan and record them in book.json.",
         discussion: """
-            BOOK-DIR holds page scans (PNG or JPEG) and maybe a book.json. Without one, a book is \
+            BOOK-DIR holds page scans (PNG, JPEG, TIFF or JPEG 2000) and maybe a book.json. Without one, a book is \
             made from the scans in natural order (p2 before p10). Detected boxes are written with \
             source "detected"; boxes and text a librarian entered are kept. A page that already \
             carries a librarian's box counts as reviewed: analyze adds nothing there (so a false \

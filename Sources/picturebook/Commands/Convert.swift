@@ -21,7 +21,7 @@ struct Convert: AsyncParsableCommand {
               picturebook convert page.jpg half.png --scale 0.5 --compression fast
             """)
 
-    @Argument(help: "Input image (PNG or JPEG).", completion: .file())
+    @Argument(help: "Input image (PNG, JPEG, TIFF or JPEG 2000).", completion: .file())
     var input: String
 
     @Argument(help: "Output file.", completion: .file())
@@ -106,6 +106,7 @@ struct Convert: AsyncParsableCommand {
             switch try outputFormat() {
             case .png: encoded = try PNGEncoder.encode(bitmap, options: PNGEncodeOptions(compressionLevel: try pngLevel()))
             case .jpeg: encoded = try JPEGEncoder.encode(bitmap, options: JPEGEncodeOptions(quality: quality))
+            case .tiff, .jpeg2000, .pdf: throw ValidationError("Picturebook writes PNG and JPEG only")  // outputFormat() never returns these
             }
             try AtomicFile.write(encoded, to: output)
         }

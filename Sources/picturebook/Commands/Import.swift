@@ -6,12 +6,12 @@ import Formats
 import Foundation
 import Geometry
 
-/// `picturebook import`: a book folder from what libraries hand over — a IIIF manifest, or a
-/// folder of scans with ALTO or hOCR beside them.
+/// `picturebook import`: a book folder from what libraries hand over — a IIIF manifest, a folder
+/// of scans with ALTO or hOCR beside them, or one document of scans (a multi-page TIFF or a PDF).
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Make a book folder from a local IIIF manifest or a folder of scans with ALTO/hOCR.",
+        abstract: "Make a book folder from a local IIIF manifest, a folder of scans with ALTO/hOCR, or a TIFF/PDF of scans.",
         discussion: """
             SOURCE is either
               a IIIF Presentation 3 manifest file (.json) on this disk, such as `picturebook export \
@@ -19,18 +19,25 @@ struct Import: ParsableCommand {
             boxes in every language, two-canvas no-nav ranges spreads. Each scan is looked for \
             on disk by the end of its URL's path, relative to the manifest's folder \
             (https://host/books/farm/p1.jpg → farm/p1.jpg, then p1.jpg), or at a file:// URL inside the manifest's folder.
-              a folder of PNG/JPEG scans: pages in natural order; a scan's text is read from \
+              a folder of PNG/JPEG/TIFF/JPEG 2000 scans: pages in natural order; a scan's text is read from \
             <stem>.alto.xml or <stem>.xml (ALTO, pixel positions) or <stem>.hocr or <stem>.html \
             (hOCR) beside it. Positions are scaled when the document's page size differs from \
             the scan's.
-            The scans are copied into BOOK_DIR and book.json is written there and validated.
+              a multi-page TIFF, a PDF of scans, or a single TIFF/JPEG 2000/PNG/JPEG image: a page \
+            per page. A PDF page that is one image (a scan) is taken at that image's own \
+            resolution; any other page is rendered at --dpi.
+            PNG and JPEG scans are copied into BOOK_DIR; TIFF, JPEG 2000 and PDF pages are decoded \
+            one at a time and written there as --scan-format (JPEG by default) under scans/. \
+            book.json is written there and validated.
 
             Examples:
               picturebook import site/moon-rabbit/manifest.json --out Books/moon-rabbit
               picturebook import ~/digitized/farm --out Books/farm --language en --language fr
+              picturebook import delivery/ms-123.tif --out Books/ms-123 --scan-format png
+              picturebook import scans.pdf --out Books/scans --reading-direction rtl
             """)
 
-    @Argument(help: "A IIIF manifest file or a folder of scans.", completion: .file())
+    @Argument(help: "A IIIF manifest file, a folder of scans, or a TIFF/PDF/JPEG 2000 file of scans.", completion: .file())
     var source: String
 
     @Option(help: "The book folder to create (it must not already hold a book.json unless --force).", completion: .directory)
@@ -39,11 +46,20 @@ struct Import: ParsableCommand {
     @Option(name: .customLong("language"), help: "A language of the book (repeat for several, main first); languages found in the text files are added after them. Default: those found, or und.")
     var languages: [String] = []
 
-    @Option(help: "Folder import: ltr or rtl (a manifest says its own viewingDirection).")
+    @Option(help: "Folder or document import: ltr or rtl (a manifest says its own viewingDirection).")
     var readingDirection: String = "ltr"
 
-    @Option(help: "Folder import: the book's title (default: the folder's name).")
+    @Option(help: "Folder or document import: the book's title (default: the folder's or file's name).")
     var title: String?
+
+    @Option(help: "What TIFF, JPEG 2000 and PDF pages are written as: jpeg or png (lossless, larger).")
+    var scanFormat: String = "jpeg"
+
+    @Option(help: "JPEG quality of converted pages, 1-100.")
+    var quality: Int = 92
+
+    @Option(help: "PDF pages that are not a single scan are rendered at this resolution (dots per inch).")
+    var dpi: Double = 300
 
     @Flag(help: "Replace a book.json already in BOOK_DIR.")
     var force = false
@@ -52,6 +68,11 @@ struct Import: ParsableCommand {
         guard ReadingDirection(rawValue: readingDirection) != nil else {
             throw ValidationError("--reading-direction must be ltr or rtl, got '\(readingDirection)'")
         }
+        guard ["jpeg", "jpg", "png"].contains(scanFormat) else {
+            throw ValidationError("--scan-format must be jpeg or png, got '\(scanFormat)'")
+        }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100, got \(quality)") }
+        guard dpi >= 36, dpi <= 1200 else { throw ValidationError("--dpi must be 36-1200, got \(dpi)") }
         for l in languages where !LanguageTag.isValid(l) {
             throw ValidationError("--language \(l) is not a BCP 47 language tag such as en, ar or zh-Hant")
         }
@@ -64,13 +85,21 @@ struct Import: ParsableCommand {
         }
         try reportingFailure {
             guard FileIO.exists(source) else { throw FormatError.nothingToImport(path: source, reason: "no such file or folder") }
-            let imported = FileIO.isDirectory(source) ? try importFolder() : try importManifest()
-            var book = imported.book
-            let copies = imported.copies
             try FileIO.createDirectory(out)
+            let imported: (book: Book, copies: [(from: String, to: String)])
+            if FileIO.isDirectory(source) {
+                imported = try importFolder()
+            } else if let kind = ImageFormat.sniff((try? FileIO.readPrefix(source, count: 16)) ?? []) {
+                imported = try importDocument(kind)
+            } else {
+                imported = try importManifest()
+            }
+            var book = imported.book
+            // Pages already written into BOOK_DIR (converted scans) have an empty `from`.
+            let copies = imported.copies
             let sameFolder = URL(fileURLWithPath: out).standardizedFileURL.path == URL(fileURLWithPath: source).standardizedFileURL.path
             if !sameFolder {
-                for c in copies {
+                for c in copies where !c.from.isEmpty {
                     let target = out + "/" + c.to
                     if let slash = c.to.lastIndex(of: "/") { try FileIO.createDirectory(out + "/" + c.to[..<slash]) }
                     try AtomicFile.write(try FileIO.read(c.from), to: target)
@@ -94,7 +123,11 @@ struct Import: ParsableCommand {
         var book = try Book.make(
             fromImagesIn: dir, title: title, languages: languages.isEmpty ? ["und"] : languages,
             readingDirection: ReadingDirection(rawValue: readingDirection) ?? .leftToRight, imageSize: pageImageSize) { unreadable.append($0) }
-        if let bad = unreadable.first { throw FormatError.unsupportedDocument(file: bad, reason: "not a readable PNG or JPEG scan") }
+        if let bad = unreadable.first {
+            // Say what is wrong with it: the decoder's message names the file and the problem.
+            do { _ = try ImageDecoder.info(file: bad) } catch { throw error }
+            throw FormatError.unsupportedDocument(file: bad, reason: "not a readable PNG, JPEG, TIFF or JPEG 2000 scan")
+        }
         let fallback = languages.first ?? "und"
         var found: [String] = languages
         for k in book.pages.indices {
@@ -111,7 +144,7 @@ struct Import: ParsableCommand {
             for b in book.pages[k].textBoxes { for l in b.text.languages where !found.contains(l) { found.append(l) } }
         }
         if !found.isEmpty { book.languages = found }
-        return (book, book.pages.map { (dir + "/" + $0.image, $0.image) })
+        return (book, try convertScans(of: &book, in: dir))
     }
 
     /// Boxes in the scan's pixels: scaled when the document measured another size of the same

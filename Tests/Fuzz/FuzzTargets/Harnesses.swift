@@ -16,6 +16,13 @@ public enum Harness: String, CaseIterable, Sendable {
     case jpeg
     /// book.json bytes → parse + validate; a manifest that loads must survive encode → decode.
     case book
+    /// TIFF bytes → header, RGBA and gray decode of the first page, then every page (up to 8)
+    /// through ScanDocument, as `import` reads a multi-page file.
+    case tiff
+    /// JPEG 2000 (JP2 or J2K) bytes → header, RGBA and gray decode.
+    case jp2
+    /// PDF bytes → each page (up to 4) as import takes it: the single image, or a rendering.
+    case pdf
     /// An HTTP request (method line, headers) → the reader server's router, over Books/.
     case request
 
@@ -29,7 +36,11 @@ public enum Harness: String, CaseIterable, Sendable {
     /// outcome for most inputs and are swallowed.
     public func run(_ bytes: [UInt8]) throws(Violation) {
         switch self {
-        case .png, .jpeg: try Self.image(bytes)
+        case .png, .jpeg, .jp2: try Self.image(bytes)
+        case .tiff:
+            try Self.image(bytes)
+            try Self.document(bytes, pages: 8)
+        case .pdf: try Self.document(bytes, pages: 4)
         case .book: try Self.book(bytes)
         case .request: _ = try RequestHarness.shared.status(bytes)
         }
@@ -78,6 +89,19 @@ public enum Harness: String, CaseIterable, Sendable {
                 rows = max(rows, first + count)
             }
             if rows > info.height { throw Violation(description: "row decoding delivered \(rows) rows of \(info.height)") }
+        }
+    }
+
+    /// A multi-page TIFF or a PDF page by page; every page that decodes must be within the limits.
+    /// PDF pages are rendered at 36 dpi so a page of vector art costs milliseconds, not seconds.
+    static func document(_ bytes: [UInt8], pages: Int) throws(Violation) {
+        guard let doc = try? ScanDocument(bytes: bytes, name: "fuzz-input", limits: options.limits) else { return }
+        guard doc.pageCount >= 1 else { throw Violation(description: "a document opened with no pages") }
+        for k in 0..<min(pages, doc.pageCount) {
+            guard let (bitmap, _) = try? doc.page(k, options: options, renderDPI: 36) else { continue }
+            guard options.limits.allows(width: bitmap.width, height: bitmap.height), bitmap.width > 0, bitmap.height > 0 else {
+                throw Violation(description: "page \(k + 1) decoded \(bitmap.width)×\(bitmap.height), outside the limits")
+            }
         }
     }
 

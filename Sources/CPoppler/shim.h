@@ -1,0 +1,3 @@
+// Only CScanShim includes this; Swift never sees a GLib or cairo type.
+#include <poppler.h>
+#include <cairo.h>

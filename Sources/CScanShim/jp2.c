@@ -1,0 +1,182 @@
+// JPEG 2000 through OpenJPEG 2.5: JP2 files and raw J2K codestreams from memory, messages
+// recorded instead of printed, strict mode so a truncated codestream is an error rather than a
+// silently blurred image, and conversion of the decoded components (any precision, signed or not,
+// subsampled or not, sRGB, gray or sYCC) to 8-bit straight RGBA.
+
+#include "pbscan.h"
+#include "scan_common.h"
+
+#include <stdlib.h>
+#include <openjpeg.h>
+
+struct pbs_jp2 {
+    opj_codec_t *codec;
+    opj_stream_t *stream;
+    opj_image_t *image;
+    const uint8_t *data;
+    size_t size, position;
+    pbs_text message;
+    int failed;
+};
+
+static void on_error(const char *message, void *user) {
+    pbs_jp2 *j = user;
+    if (!j->failed) pbs_text_set(&j->message, message);
+    j->failed = 1;
+}
+
+static void on_quiet(const char *message, void *user) { (void)message; (void)user; }
+
+pbs_jp2 *pbs_jp2_new(void) { return calloc(1, sizeof(pbs_jp2)); }
+
+void pbs_jp2_free(pbs_jp2 *j) {
+    if (!j) return;
+    if (j->image) opj_image_destroy(j->image);
+    if (j->stream) opj_stream_destroy(j->stream);
+    if (j->codec) opj_destroy_codec(j->codec);
+    free(j);
+}
+
+const char *pbs_jp2_message(const pbs_jp2 *j) { return j->message.text; }
+
+// MARK: - Memory stream
+
+static OPJ_SIZE_T mem_read(void *buffer, OPJ_SIZE_T count, void *user) {
+    pbs_jp2 *j = user;
+    if (j->position >= j->size) return (OPJ_SIZE_T)-1;  // OpenJPEG's end-of-stream
+    size_t n = count < j->size - j->position ? count : j->size - j->position;
+    memcpy(buffer, j->data + j->position, n);
+    j->position += n;
+    return n;
+}
+
+static OPJ_OFF_T mem_skip(OPJ_OFF_T count, void *user) {
+    pbs_jp2 *j = user;
+    if (count < 0) {
+        if ((size_t)-count > j->position) return -1;
+        j->position -= (size_t)-count;
+    } else {
+        if ((uint64_t)count > j->size - j->position) { j->position = j->size; return -1; }
+        j->position += (size_t)count;
+    }
+    return count;
+}
+
+static OPJ_BOOL mem_seek(OPJ_OFF_T offset, void *user) {
+    pbs_jp2 *j = user;
+    if (offset < 0 || (uint64_t)offset > j->size) return OPJ_FALSE;
+    j->position = (size_t)offset;
+    return OPJ_TRUE;
+}
+
+static const uint8_t jp2_signature[12] = {0, 0, 0, 0x0c, 'j', 'P', ' ', ' ', 0x0d, 0x0a, 0x87, 0x0a};
+static const uint8_t j2k_signature[4] = {0xff, 0x4f, 0xff, 0x51};
+
+int pbs_jp2_read_header(pbs_jp2 *j, const uint8_t *data, size_t size, pbs_jp2_info *out) {
+    int codestream;
+    if (size >= 12 && memcmp(data, jp2_signature, 12) == 0) codestream = 0;
+    else if (size >= 4 && memcmp(data, j2k_signature, 4) == 0) codestream = 1;
+    else { pbs_text_set(&j->message, "not a JP2 file or J2K codestream"); return PBS_ERROR; }
+    j->data = data;
+    j->size = size;
+    j->codec = opj_create_decompress(codestream ? OPJ_CODEC_J2K : OPJ_CODEC_JP2);
+    j->stream = opj_stream_create(OPJ_J2K_STREAM_CHUNK_SIZE, OPJ_TRUE);
+    if (!j->codec || !j->stream) { pbs_text_set(&j->message, "out of memory"); return PBS_TOO_BIG; }
+    opj_set_error_handler(j->codec, on_error, j);
+    opj_set_warning_handler(j->codec, on_quiet, j);
+    opj_set_info_handler(j->codec, on_quiet, j);
+    opj_stream_set_user_data(j->stream, j, NULL);
+    opj_stream_set_user_data_length(j->stream, size);
+    opj_stream_set_read_function(j->stream, mem_read);
+    opj_stream_set_skip_function(j->stream, mem_skip);
+    opj_stream_set_seek_function(j->stream, mem_seek);
+    opj_dparameters_t parameters;
+    opj_set_default_decoder_parameters(&parameters);
+    if (!opj_setup_decoder(j->codec, &parameters)) { pbs_text_set(&j->message, "cannot set up the decoder"); return PBS_ERROR; }
+    // A codestream that ends early is an error, not a partial image.
+    opj_decoder_set_strict_mode(j->codec, OPJ_TRUE);
+    if (!opj_read_header(j->stream, j->codec, &j->image) || !j->image) {
+        if (!j->failed) pbs_text_set(&j->message, "unreadable header");
+        return j->position >= j->size ? PBS_TRUNCATED : PBS_ERROR;
+    }
+    opj_image_t *im = j->image;
+    if (im->numcomps == 0 || !im->comps || im->x1 <= im->x0 || im->y1 <= im->y0) {
+        pbs_text_set(&j->message, "the header declares an empty image");
+        return PBS_ERROR;
+    }
+    out->width = im->x1 - im->x0;
+    out->height = im->y1 - im->y0;
+    out->components = (int)im->numcomps;
+    out->precision = (int)im->comps[0].prec;
+    out->is_codestream = codestream;
+    int colour = im->color_space == OPJ_CLRSPC_GRAY || (im->color_space != OPJ_CLRSPC_SRGB && im->color_space != OPJ_CLRSPC_SYCC && im->numcomps <= 2) ? 1 : 3;
+    out->is_gray = colour == 1 && im->numcomps == 1;
+    out->has_alpha = (int)im->numcomps > colour;
+    if (im->color_space == OPJ_CLRSPC_CMYK || im->color_space == OPJ_CLRSPC_EYCC) {
+        pbs_text_set(&j->message, im->color_space == OPJ_CLRSPC_CMYK ? "CMYK JPEG 2000" : "e-YCC JPEG 2000");
+        return PBS_UNSUPPORTED;
+    }
+    if (colour == 3 && im->numcomps < 3) { pbs_text_set(&j->message, "a colour image with fewer than 3 components"); return PBS_ERROR; }
+    for (OPJ_UINT32 c = 0; c < im->numcomps; c++) {
+        if (im->comps[c].prec < 1 || im->comps[c].prec > 31 || im->comps[c].dx == 0 || im->comps[c].dy == 0) {
+            pbs_text_set(&j->message, "a component with an impossible precision or subsampling");
+            return PBS_ERROR;
+        }
+    }
+    return PBS_OK;
+}
+
+/// One sample of component `c` at image pixel (x, y), scaled to 0...255. Subsampled components
+/// are read at the nearest stored sample.
+static inline int sample8(const opj_image_comp_t *c, uint32_t x, uint32_t y) {
+    uint32_t cx = x / c->dx, cy = y / c->dy;
+    if (cx >= c->w) cx = c->w - 1;
+    if (cy >= c->h) cy = c->h - 1;
+    int64_t v = c->data[(size_t)cy * c->w + cx];
+    if (c->sgnd) v += (int64_t)1 << (c->prec - 1);
+    int64_t max = ((int64_t)1 << c->prec) - 1;
+    if (v < 0) v = 0;
+    if (v > max) v = max;
+    return c->prec == 8 ? (int)v : (int)((v * 255 + max / 2) / max);
+}
+
+static inline uint8_t clamp8(double v) { return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5); }
+
+int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride) {
+    j->failed = 0;
+    if (!opj_decode(j->codec, j->stream, j->image) || !opj_end_decompress(j->codec, j->stream) || j->failed) {
+        if (!j->failed) pbs_text_set(&j->message, "cannot decode the image");
+        return j->position >= j->size ? PBS_TRUNCATED : PBS_ERROR;
+    }
+    opj_image_t *im = j->image;
+    uint32_t w = im->x1 - im->x0, h = im->y1 - im->y0;
+    for (OPJ_UINT32 c = 0; c < im->numcomps; c++) {
+        if (!im->comps[c].data || im->comps[c].w == 0 || im->comps[c].h == 0) {
+            pbs_text_set(&j->message, "a component was not decoded");
+            return PBS_ERROR;
+        }
+    }
+    int gray = im->color_space == OPJ_CLRSPC_GRAY || (im->color_space != OPJ_CLRSPC_SRGB && im->color_space != OPJ_CLRSPC_SYCC && im->numcomps <= 2);
+    int sycc = im->color_space == OPJ_CLRSPC_SYCC;
+    int alpha = gray ? (im->numcomps >= 2 ? 1 : -1) : (im->numcomps >= 4 ? 3 : -1);
+    for (uint32_t y = 0; y < h; y++) {
+        uint8_t *row = pixels + (size_t)y * stride;
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *p = row + 4 * (size_t)x;
+            if (gray) {
+                p[0] = p[1] = p[2] = (uint8_t)sample8(&im->comps[0], x, y);
+            } else if (sycc) {
+                // ITU-R BT.601 full range, as sYCC defines it.
+                double Y = sample8(&im->comps[0], x, y), cb = sample8(&im->comps[1], x, y) - 128.0,
+                       cr = sample8(&im->comps[2], x, y) - 128.0;
+                p[0] = clamp8(Y + 1.402 * cr);
+                p[1] = clamp8(Y - 0.344136 * cb - 0.714136 * cr);
+                p[2] = clamp8(Y + 1.772 * cb);
+            } else {
+                for (int c = 0; c < 3; c++) p[c] = (uint8_t)sample8(&im->comps[c], x, y);
+            }
+            p[3] = alpha >= 0 ? (uint8_t)sample8(&im->comps[alpha], x, y) : 255;
+        }
+    }
+    return PBS_OK;
+}
