@@ -10,7 +10,7 @@ out.png` on each under /usr/bin/time -v, and prints the peak resident set size b
 A file the decoder refuses decoded nothing, so its bound is 64 MiB: that is the point of
 "whatever the file declares" (a 44-byte file must not cost gigabytes).
 
-    Tools/bench-decode-memory.sh [--bin .build/release/picturebook] [--keep]
+    Tools/bench-decode-memory.sh [--bin .build/release/picturebook] [--quick] [--keep]
 
 Exit status 1 when any run exceeds its bound. Uses Pillow (the browser tests' venv, made by
 Tools/setup.sh --browser) to write the large normal files; the crafted ones are assembled here
@@ -80,8 +80,8 @@ def patch_jpeg_size(data, side):
     raise SystemExit("bench-decode-memory: no frame header in the JPEG to patch")
 
 
-def make_files(folder):
-    """(name, path, what) for every file measured."""
+def make_files(folder, quick):
+    """(name, path, what) for every file measured; `quick` halves the large sides."""
     from PIL import Image  # only the large normal files need it
 
     files = []
@@ -98,18 +98,21 @@ def make_files(folder):
         files.append((name, path, what))
 
     # Normal files, small to large. Noise, so the encoders cannot shrink them to nothing.
-    noise = Image.effect_noise((6000, 4000), 60).convert("RGB")
-    add_image("rgb-6000x4000.png", noise, "normal", compress_level=1)
-    add_image("palette-6000x4000.png", noise.convert("P"), "normal", compress_level=1)
-    add_image("gray16-4000x3000.png", Image.effect_noise((4000, 3000), 60).convert("I;16"), "normal")
-    add_image("rgba-4000x3000.png", noise.crop((0, 0, 4000, 3000)).convert("RGBA"), "normal", compress_level=1)
-    add_image("baseline-6000x4000.jpg", noise, "normal", quality=90)
-    add_image("progressive-6000x4000.jpg", noise, "normal", quality=90, progressive=True)
-    add_image("progressive-444-6000x4000.jpg", noise, "normal", quality=95, progressive=True, subsampling=0)
-    add_image("gray-progressive-6000x4000.jpg", noise.convert("L"), "normal", progressive=True)
-    add_image("cmyk-4000x3000.jpg", noise.crop((0, 0, 4000, 3000)).convert("CMYK"), "normal", quality=90)
-    # 100 megapixels of one grey: a real image, decoded in full (400 MiB of RGBA).
-    w = h = 10000
+    k = 2 if quick else 1
+    W, H, w2, h2 = 6000 // k, 4000 // k, 4000 // k, 3000 // k
+    noise = Image.effect_noise((W, H), 60).convert("RGB")
+    part = noise.crop((0, 0, w2, h2))
+    add_image(f"rgb-{W}x{H}.png", noise, "normal", compress_level=1)
+    add_image(f"palette-{W}x{H}.png", noise.convert("P"), "normal", compress_level=1)
+    add_image(f"gray16-{w2}x{h2}.png", part.convert("L").convert("I;16"), "normal", compress_level=1)
+    add_image(f"rgba-{w2}x{h2}.png", part.convert("RGBA"), "normal", compress_level=1)
+    add_image(f"baseline-{W}x{H}.jpg", noise, "normal", quality=90)
+    add_image(f"progressive-{W}x{H}.jpg", noise, "normal", quality=90, progressive=True)
+    add_image(f"progressive-444-{W}x{H}.jpg", noise, "normal", quality=95, progressive=True, subsampling=0)
+    add_image(f"gray-progressive-{W}x{H}.jpg", noise.convert("L"), "normal", progressive=True)
+    add_image(f"cmyk-{w2}x{h2}.jpg", part.convert("CMYK"), "normal", quality=90)
+    # One grey, 100 megapixels (25 when quick): a real image, decoded in full (400 MiB of RGBA).
+    w = h = 10000 // k
     rows = zeros_stream(h * (1 + w))
     add("gray-10000x10000.png", PNG_SIGNATURE + ihdr(w, h, 8, 0) + chunk("IDAT", rows) + chunk("IEND", b""), "normal")
     for real in ("Books/little-horse/page-001.jpg", "../shared/realdata/ndl-docl-dev/2544473_01.jpg"):
@@ -122,13 +125,13 @@ def make_files(folder):
     bomb = one + chunk("tEXt", b"", declared=0x7FFFFFFF)
     add("text-chunk-2GiB.png", bomb, "crafted: tEXt declares 2 GiB")
     add("text-chunk-2GiB-no-crc.png", bomb[:-1], "crafted: as above, CRC cut off")
-    inflating = zeros_stream(512 * MIB)
+    inflating = zeros_stream(512 * MIB // k)
     add("ztxt-inflates-512MiB.png", one + chunk("zTXt", b"k\x00\x00" + inflating) + tiny_idat(1) + chunk("IEND", b""),
-        "crafted: zTXt inflating to 512 MiB")
+        f"crafted: zTXt inflating to {512 // k} MiB")
     add("iccp-inflates-512MiB.png", one + chunk("iCCP", b"p\x00\x00" + inflating) + tiny_idat(1) + chunk("IEND", b""),
-        "crafted: iCCP inflating to 512 MiB")
+        f"crafted: iCCP inflating to {512 // k} MiB")
     add("idat-inflates-past-image.png", one + chunk("IDAT", inflating) + chunk("IEND", b""),
-        "crafted: 1x1 whose IDAT inflates to 512 MiB")
+        f"crafted: 1x1 whose IDAT inflates to {512 // k} MiB")
     add("declares-30000x30000.png", PNG_SIGNATURE + ihdr(30000, 30000) + tiny_idat(30000) + chunk("IEND", b""),
         "crafted: 900 MP declared, one row given")
     add("declares-14000x14000.png", PNG_SIGNATURE + ihdr(14000, 14000) + tiny_idat(14000) + chunk("IEND", b""),
@@ -161,6 +164,7 @@ def measure(argv):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", help="the picturebook to measure (default: release build if present, else debug)")
+    ap.add_argument("--quick", action="store_true", help="half-size large files (a quarter of the pixels)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder of generated files")
     args = ap.parse_args()
     binary = args.bin
@@ -174,7 +178,7 @@ def main():
         raise SystemExit("bench-decode-memory: no picturebook built (swift build -c release --product picturebook)")
     folder = tempfile.mkdtemp(prefix="bench-decode-memory-")
     try:
-        files = make_files(folder)
+        files = make_files(folder, args.quick)
         print(f"binary: {binary}")
         print("bound: 1.1 x decoded RGBA bytes + 64 MiB; a refused file decoded nothing (bound 64 MiB)\n")
         header = f"{'file':34} {'command':14} {'exit':>4} {'decoded':>12} {'peak MiB':>9} {'bound MiB':>9}  verdict"
