@@ -6,6 +6,8 @@ import Raster
 final class JPEGDecoding {
     private let d: UnsafeMutablePointer<pb_jpeg_decoder>
     private let name: String
+    /// The encoded file's size (how much memory it can plausibly fill; see `prefault`).
+    private let sourceBytes: Int
     private(set) var info = ImageInfo(
         format: .jpeg, width: 0, height: 0, orientation: 1, colorDescription: "", bitDepth: 8, hasAlpha: false,
         isGray: false, isInterlaced: false)
@@ -21,6 +23,7 @@ final class JPEGDecoding {
         }
         self.d = d
         self.name = name
+        sourceBytes = data.count
         try check(pb_jpeg_read_header(d, data.baseAddress, data.count))
         readInfo()
     }
@@ -109,7 +112,7 @@ final class JPEGDecoding {
     private func readPixels<P: PixelFormat>(width: Int, height: Int, limits: DecodeLimits) throws(CodecError) -> Bitmap<P> {
         var status: Int32 = pbOK
         let bitmap = Bitmap<P>(width: width, height: height) { p in
-            prefault(UnsafeMutableRawBufferPointer(p))
+            prefault(UnsafeMutableRawBufferPointer(p), sourceBytes: sourceBytes)
             status = pb_jpeg_read_image(d, p.bytes, width * MemoryLayout<P>.stride)
         }
         try check(status, limits: limits)

@@ -6,6 +6,8 @@ import Raster
 final class PNGDecoding {
     private let d: UnsafeMutablePointer<pb_png_decoder>
     private let name: String
+    /// The encoded file's size (how much memory it can plausibly fill; see `prefault`).
+    private let sourceBytes: Int
     private var header = pb_png_header()
     private(set) var info = ImageInfo(
         format: .png, width: 0, height: 0, orientation: 1, colorDescription: "", bitDepth: 8, hasAlpha: false,
@@ -20,6 +22,7 @@ final class PNGDecoding {
         }
         self.d = d
         self.name = name
+        sourceBytes = data.count
         try check(pb_png_read_header(d, data.baseAddress, data.count, &header))
         if !strict {
             // Every IDAT byte is already guarded by its chunk's CRC-32, which libpng checks; the
@@ -89,7 +92,7 @@ final class PNGDecoding {
         try check(pb_png_start(d, mode, Int32(MemoryLayout<P>.stride)))
         var status: Int32 = pbOK
         let bitmap = Bitmap<P>(width: info.width, height: info.height) { p in
-            prefault(UnsafeMutableRawBufferPointer(p))
+            prefault(UnsafeMutableRawBufferPointer(p), sourceBytes: sourceBytes)
             status = pb_png_read_image(d, p.bytes, info.width * MemoryLayout<P>.stride)
         }
         try check(status)

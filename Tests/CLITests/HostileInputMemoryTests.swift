@@ -127,6 +127,38 @@ enum CraftedPNG {
         #expect(r.peakMiB < base + 64, "peak \(r.peakMiB) MiB against \(base) MiB for a tiny image")
     }
 
+    /// Inside the limits (14000² = 196 MP) but with almost no data: the decoders used to map in
+    /// the whole 785 MB output before finding the data missing (bench-decode-memory finding).
+    @Test(arguments: ["png", "jpeg", "progressive"])
+    func anImageDeclaredInsideTheLimitsWithoutItsDataCostsNothing(_ kind: String) throws {
+        let scratch = try Scratch()
+        let side = 14000
+        var bytes: [UInt8]
+        if kind == "png" {
+            bytes = CraftedPNG.signature + CraftedPNG.ihdr(width: UInt32(side), height: UInt32(side))
+                + CraftedPNG.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + CraftedPNG.chunk("IEND", [])
+        } else {
+            bytes = try JPEGEncoder.encode(
+                Bitmap<RGBA8>(width: 16, height: 16, fill: RGBA8(r: 20, g: 100, b: 150)), options: .init(progressive: kind == "progressive"))
+            var i = 2
+            while i + 9 < bytes.count {
+                guard bytes[i] == 0xFF else { i += 1; continue }
+                if bytes[i + 1] == 0xC0 || bytes[i + 1] == 0xC2 {
+                    bytes[i + 5] = UInt8(side >> 8); bytes[i + 6] = UInt8(side & 0xFF)
+                    bytes[i + 7] = UInt8(side >> 8); bytes[i + 8] = UInt8(side & 0xFF)
+                    break
+                }
+                i += 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
+            }
+        }
+        let file = scratch.file("declared." + (kind == "png" ? "png" : "jpg"))
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let base = try Self.baselineMiB(scratch)
+        let r = try PeakMemory.run(["info", file])
+        #expect(r.status != 0, "\(r.stderr)")
+        #expect(r.peakMiB < base + 64, "peak \(r.peakMiB) MiB against \(base) MiB for a tiny image")
+    }
+
     @Test func aPNGDeclaringAHugeImageIsRefusedWithoutAllocating() throws {
         let scratch = try Scratch()
         let file = scratch.file("huge.png")

@@ -51,6 +51,15 @@ public enum Harness: String, CaseIterable, Sendable {
         try RequestHarness.shared.status(bytes)
     }
 
+    /// The request harness's checks of one answer (exposed so a test can show they fail).
+    public static func checkResponse(what: String, asked: String, status: Int, body: [UInt8]) throws(Violation) {
+        try RequestHarness.check(what: what, asked: asked, status: status, body: body, secrets: RequestHarness.shared.secrets)
+    }
+
+    /// The texts no answer of the request harness may contain (the first is the secret kept
+    /// outside the books folder).
+    public static var requestSecrets: [String] { RequestHarness.shared.secrets.map(\.0) }
+
     /// Small ceilings, so that a valid input declaring a big image is refused in microseconds and
     /// libFuzzer's RSS limit catches any allocation a declared length could still force
     /// (the decoders must never allocate more than the limits allow, whatever the file says).

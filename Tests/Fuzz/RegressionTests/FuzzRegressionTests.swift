@@ -54,5 +54,29 @@ import Testing
         let traversal = try await status("GET /api/books/..%2f..%2fetc/pages/1/scan")
         #expect(traversal == 404 || traversal == 400)
         #expect(try await status("DELETE /api/books/good-morning-farm") == 405)
+        // The small library's pages are prepared like any others.
+        #expect(try await status("GET /api/books/little-horse/pages/3/cleared?w=320") == 200)
+        #expect(try await status("GET /api/books/little-horse/pages/2/popout/p002-b1?scale=2") == 200)
+        // The books that reach outside the folder are refused (the harness itself fails an input
+        // whose response holds the secret kept there).
+        for escape in ["escape-by-link", "escape-by-path", "escape-folder"] {
+            let s = try await status("GET /api/books/\(escape)/pages/1/scan")
+            #expect(s == 404 || s == 422, "\(escape): \(String(describing: s))")
+        }
+        // Only loopback names are answered, as `serve` on 127.0.0.1 does.
+        #expect(try await status("GET /api/books\nHost: rebound.example") == 421)
+    }
+
+    /// The checks of the request harness can fail: a body holding the secret from outside the
+    /// library, or the server's folders, is a violation unless the request itself said it.
+    @Test func theRequestHarnessSeesALeak() throws {
+        let secret = Harness.requestSecrets.first!
+        #expect(throws: Harness.Violation.self) {
+            try Harness.checkResponse(what: "GET /x", asked: "GET /x", status: 200, body: Array("..\(secret)..".utf8))
+        }
+        #expect(throws: Harness.Violation.self) {
+            try Harness.checkResponse(what: "GET /x", asked: "GET /x", status: 500, body: [])
+        }
+        try Harness.checkResponse(what: "GET /x", asked: "GET /\(secret)", status: 404, body: Array("no file '\(secret)'".utf8))
     }
 }
