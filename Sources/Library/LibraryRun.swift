@@ -234,7 +234,8 @@ public struct LibraryRun: Sendable {
                     try StageRecord.write(after, stage: stage.name, in: book.directory)
                 }
                 report.stages.append(StageReport(
-                    stage: stage.name, status: .done, pages: result.pages, seconds: (ContinuousClock.now - stageStart).seconds))
+                    stage: stage.name, status: .done, pages: result.pages, seconds: (ContinuousClock.now - stageStart).seconds,
+                    message: result.note))
                 report.status = .done
             } catch {
                 report.stages.append(StageReport(
@@ -250,6 +251,14 @@ public struct LibraryRun: Sendable {
         }
         report.seconds = (ContinuousClock.now - start).seconds
         return report
+    }
+
+    /// Every book of the library, once every one is through every stage; otherwise the error
+    /// naming those that are not.
+    public func mergeReady() throws(LibraryError) -> [LibraryBook] {
+        let missing = try unprepared()
+        guard missing.isEmpty else { throw .unprepared(books: missing.map(\.name), stages: stages.map(\.name)) }
+        return try allBooks()
     }
 
     /// Draws the library grid of covers once every shard is done: refuses, naming them, while any
