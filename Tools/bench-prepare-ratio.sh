@@ -5,6 +5,7 @@
 #
 #   Tools/bench-prepare-ratio.sh                          # release build
 #   PB=.build/debug/picturebook Tools/bench-prepare-ratio.sh
+#   BOOKS="good-morning-farm little-horse" Tools/bench-prepare-ratio.sh   # some of the samples
 #
 # Each side gets a fresh copy of Books/ (scans, book.json and truth.json only); the two sides run
 # one after the other, so on a machine others are loading the ratio is only as steady as the load
@@ -25,8 +26,8 @@ WORK=$(cd "$WORK" && pwd)
 fresh() {
     rm -rf "$1"
     mkdir -p "$1"
-    for b in Books/*/; do
-        name=$(basename "$b")
+    for name in ${BOOKS:-$(cd Books && ls -d */ | tr -d /)}; do
+        b=Books/$name
         mkdir -p "$1/$name"
         cp -p "$b"/book.json "$b"/*.jpg "$1/$name/"
         [ -f "$b/truth.json" ] && cp -p "$b/truth.json" "$1/$name/"
@@ -68,7 +69,7 @@ prepare, hand = float(sys.argv[2]), float(sys.argv[3])
 by_hand = dict(zip(["analyze", "clear", "ocr", "popout", "thumbs", "export"], map(float, sys.argv[4:10])))
 inside = {s["stage"]: s["seconds"] for s in summary["stages"]}
 pages = max((s["pages"] for s in summary["stages"]), default=0)
-print(f"four sample books, {pages} pages")
+print(f"sample books: {summary['books']}, {pages} pages")
 print(f"{'stage':8s} {'by hand':>9s} {'in prepare':>11s}")
 for name, t in by_hand.items():
     print(f"{name:8s} {t:8.2f}s {inside.get(name, 0):10.2f}s")

@@ -6,6 +6,7 @@
 #   Tools/bench-thumbs-memory.sh                       # release build, 24 240 2000 pages
 #   PB=.build/debug/picturebook Tools/bench-thumbs-memory.sh 24 240
 #   SIZE=1200x1500 Tools/bench-thumbs-memory.sh        # larger scans
+#   PREPARE=0 Tools/bench-thumbs-memory.sh 2000         # thumbs alone (half the time)
 #
 # The big books are made from one generated 24-page book (SIZE, default 400x500): its scans are
 # hard-linked under new names, page-0001.jpg … page-2000.jpg, with a book.json listing them, so a
@@ -60,9 +61,13 @@ PY
     /usr/bin/time -v -o "$WORK/thumbs-$n.txt" "$PB" thumbs "$dir" --out "$WORK/out-$n" >/dev/null 2>"$WORK/thumbs-$n.err" || { cat "$WORK/thumbs-$n.err" >&2; exit 1; }
     end=$(date +%s.%N)
     sheets=$(ls "$WORK/out-$n/book-$n" | grep -c '^overview')
-    mkdir -p "$WORK/lib-$n" && mv "$dir" "$WORK/lib-$n/book"
-    /usr/bin/time -v -o "$WORK/prepare-$n.txt" "$PB" prepare "$WORK/lib-$n" --stages thumbs >/dev/null 2>"$WORK/prepare-$n.err" || { cat "$WORK/prepare-$n.err" >&2; exit 1; }
-    printf '%5d pages: thumbs peak RSS %4s MiB (%d overview sheet(s), %.1f s); prepare --stages thumbs %4s MiB\n' \
-        "$n" "$(rss "$WORK/thumbs-$n.txt")" "$sheets" "$(echo "$end - $start" | bc)" "$(rss "$WORK/prepare-$n.txt")"
-    rm -rf "$WORK/lib-$n" "$WORK/out-$n"
+    prepared="not run"
+    if [ "${PREPARE:-1}" != 0 ]; then
+        mkdir -p "$WORK/lib-$n" && mv "$dir" "$WORK/lib-$n/book"
+        /usr/bin/time -v -o "$WORK/prepare-$n.txt" "$PB" prepare "$WORK/lib-$n" --stages thumbs >/dev/null 2>"$WORK/prepare-$n.err" || { cat "$WORK/prepare-$n.err" >&2; exit 1; }
+        prepared="$(rss "$WORK/prepare-$n.txt") MiB"
+    fi
+    printf '%5d pages: thumbs peak RSS %4s MiB (%d overview sheet(s), %.1f s); prepare --stages thumbs %s\n' \
+        "$n" "$(rss "$WORK/thumbs-$n.txt")" "$sheets" "$(echo "$end - $start" | bc)" "$prepared"
+    rm -rf "$WORK/lib-$n" "$WORK/out-$n" "$dir"
 done
