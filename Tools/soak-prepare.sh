@@ -47,15 +47,19 @@ make_library() {
 }
 
 echo "soak-prepare: $BOOKS books × $PAGES pages ($SIZE), $KILLS kills, seed $SEED, load $(cut -d' ' -f1-3 /proc/loadavg)"
-make_library "$WORK/reference"
+# Both runs happen at the same path ($WORK/library): records name the thumbnail folder and the
+# collection is labelled with the library's folder name, so the reference is moved aside after.
+rm -rf "$WORK/reference"
+make_library "$WORK/library"
 start=$(date +%s.%N)
-"$PB" prepare "$WORK/reference" >/dev/null 2>"$WORK/reference.err" || { cat "$WORK/reference.err" >&2; exit 1; }
+"$PB" prepare "$WORK/library" >/dev/null 2>"$WORK/reference.err" || { cat "$WORK/reference.err" >&2; exit 1; }
 end=$(date +%s.%N)
-"$PB" prepare "$WORK/reference" --merge >/dev/null 2>>"$WORK/reference.err"
+"$PB" prepare "$WORK/library" --merge >/dev/null 2>>"$WORK/reference.err"
+mv "$WORK/library" "$WORK/reference"
 total=$(echo "$end - $start" | bc)
 echo "uninterrupted run: ${total} s"
 
-make_library "$WORK/killed"
+make_library "$WORK/library"
 # Kill moments: uniform in [0.05, 1.5·T/KILLS] s after each start, so on average the killed runs
 # together get through about three quarters of the work and most kills land mid-book.
 delays=$(python3 -c "
@@ -64,17 +68,17 @@ hi = max(0.1, 1.5 * $total / $KILLS)
 print(' '.join('%.3f' % random.uniform(0.05, hi) for _ in range($KILLS)))")
 hit=0
 for d in $delays; do
-    "$PB" prepare "$WORK/killed" >/dev/null 2>&1 &
+    "$PB" prepare "$WORK/library" >/dev/null 2>&1 &
     pid=$!
     sleep "$d"
     if kill -9 "$pid" 2>/dev/null; then hit=$((hit + 1)); fi
     wait "$pid" 2>/dev/null || true
 done
 echo "kills: $KILLS at $(echo "$delays" | tr ' ' ',') s; $hit landed while prepare was running"
-"$PB" prepare "$WORK/killed" >/dev/null 2>"$WORK/final.err" || { echo "soak-prepare: the final run failed" >&2; cat "$WORK/final.err" >&2; exit 1; }
-"$PB" prepare "$WORK/killed" --merge >/dev/null 2>>"$WORK/final.err"
+"$PB" prepare "$WORK/library" >/dev/null 2>"$WORK/final.err" || { echo "soak-prepare: the final run failed" >&2; cat "$WORK/final.err" >&2; exit 1; }
+"$PB" prepare "$WORK/library" --merge >/dev/null 2>>"$WORK/final.err"
 
-python3 - "$WORK/reference" "$WORK/killed" <<'PY'
+python3 - "$WORK/reference" "$WORK/library" <<'PY'
 import os, sys
 a, b = sys.argv[1], sys.argv[2]
 def tree(root):
