@@ -137,10 +137,8 @@ public struct LibraryRun: Sendable {
     /// Books of the whole library with a stage not done (no record, or a record for other inputs).
     public func unprepared() throws(LibraryError) -> [LibraryBook] {
         try allBooks().filter { book in
-            stages.contains { stage in
-                guard let fp = StageRecord.fingerprint(stage, book: book.directory) else { return true }
-                return StageRecord.read(stage.name, in: book.directory) != fp
-            }
+            guard let inputs = StageRecord.Inputs(book: book.directory) else { return true }
+            return stages.contains { StageRecord.read($0.name, in: book.directory) != inputs.fingerprint($0) }
         }
     }
 
@@ -169,9 +167,29 @@ public struct LibraryRun: Sendable {
             stages: totals, shard: shard?.description, seconds: (ContinuousClock.now - start).seconds)
     }
 
+    /// True when every stage's record matches the book as it is now, its outputs are there and no
+    /// lock file is present: the book can be passed by without taking its lock. Sound because a
+    /// stage's record is removed before the stage touches an output and written after its last
+    /// one, so a run killed anywhere leaves a record missing (and the locked path then clears
+    /// its temp files), and a killed run's stale lock sends the book down the locked path too.
+    func isUpToDate(_ book: LibraryBook) -> Bool {
+        guard !force, !FileIO.exists(book.directory + "/" + BookLock.fileName),
+              let inputs = StageRecord.Inputs(book: book.directory)
+        else { return false }
+        return stages.allSatisfy { stage in
+            StageRecord.read(stage.name, in: book.directory) == inputs.fingerprint(stage)
+                && stage.outputFolders(book).allSatisfy(FileIO.isDirectory)
+        }
+    }
+
     func prepare(_ book: LibraryBook, onEvent: @Sendable (LibraryEvent) -> Void) -> BookRunReport {
         let start = ContinuousClock.now
         var report = BookRunReport(book: book.name, directory: book.directory, status: .skipped, stages: [], seconds: 0)
+        if isUpToDate(book) {
+            report.stages = stages.map { StageReport(stage: $0.name, status: .skipped, pages: 0, seconds: 0) }
+            report.seconds = (ContinuousClock.now - start).seconds
+            return report
+        }
         let lock: BookLock
         do {
             switch try BookLock.acquire(directory: book.directory, timeout: lockTimeout) {
@@ -192,11 +210,13 @@ public struct LibraryRun: Sendable {
             + stages.flatMap { $0.outputFolders(book) }
         for folder in folders { AtomicFile.removeStale(in: folder, exclusive: true) }
 
+        // Read once, and again only after a stage ran (it may have rewritten book.json).
+        var inputs = StageRecord.Inputs(book: book.directory)
         for stage in stages {
             let stageStart = ContinuousClock.now
             let outputs = stage.outputFolders(book)
             let recorded = StageRecord.read(stage.name, in: book.directory)
-            if !force, let current = StageRecord.fingerprint(stage, book: book.directory), recorded == current,
+            if !force, let current = inputs?.fingerprint(stage), recorded == current,
                outputs.allSatisfy(FileIO.isDirectory)
             {
                 report.stages.append(StageReport(stage: stage.name, status: .skipped, pages: 0, seconds: 0))
@@ -209,11 +229,13 @@ public struct LibraryRun: Sendable {
                 let result = try stage.run(StageRequest(book: book, redo: force || recorded == nil))
                 // The inputs as they are now: a stage may rewrite book.json (clear marks boxes for
                 // review), and its record must describe the book it leaves behind.
-                if let after = StageRecord.fingerprint(stage, book: book.directory) {
+                inputs = StageRecord.Inputs(book: book.directory)
+                if let after = inputs?.fingerprint(stage) {
                     try StageRecord.write(after, stage: stage.name, in: book.directory)
                 }
                 report.stages.append(StageReport(
-                    stage: stage.name, status: .done, pages: result.pages, seconds: (ContinuousClock.now - stageStart).seconds))
+                    stage: stage.name, status: .done, pages: result.pages, seconds: (ContinuousClock.now - stageStart).seconds,
+                    message: result.note))
                 report.status = .done
             } catch {
                 report.stages.append(StageReport(
@@ -229,6 +251,14 @@ public struct LibraryRun: Sendable {
         }
         report.seconds = (ContinuousClock.now - start).seconds
         return report
+    }
+
+    /// Every book of the library, once every one is through every stage; otherwise the error
+    /// naming those that are not.
+    public func mergeReady() throws(LibraryError) -> [LibraryBook] {
+        let missing = try unprepared()
+        guard missing.isEmpty else { throw .unprepared(books: missing.map(\.name), stages: stages.map(\.name)) }
+        return try allBooks()
     }
 
     /// Draws the library grid of covers once every shard is done: refuses, naming them, while any

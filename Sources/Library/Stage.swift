@@ -32,7 +32,13 @@ public struct StageRequest: Sendable {
 public struct StageResult: Sendable {
     /// Pages the stage went over (for pages-per-second figures).
     public var pages: Int
-    public init(pages: Int) { self.pages = pages }
+    /// Something the run should report although the stage did not fail (what it left undone
+    /// and why, like boxes in a language with no OCR model installed).
+    public var note: String?
+    public init(pages: Int, note: String? = nil) {
+        self.pages = pages
+        self.note = note
+    }
 }
 
 public struct StageFailure: Error, Sendable, CustomStringConvertible {

@@ -8,6 +8,8 @@ import Geometry
 struct TilePlacement: Sendable, Hashable {
     enum Alignment: Sendable, Hashable { case center, trailing, leading }
     var sheet: Int
+    /// The grid row on its sheet: the sheet is drawn and written one row band at a time.
+    var row: Int = 0
     /// The area the tile is placed in; it is fitted inside `thumbnailBox`, which is no larger.
     var area: PixelRect
     /// How the tile sits horizontally in `area`: the two pages of a spread meet at the spine.
@@ -33,8 +35,13 @@ struct TilePlacement: Sendable, Hashable {
 struct SheetSize: Sendable, Hashable {
     var width: Int
     var height: Int
-    /// Tiles that land on the sheet: it is encoded and freed once that many have arrived.
+    /// Tiles that land on the sheet.
     var tileCount: Int
+    /// Per grid row, the band of the sheet it is drawn in (top to bottom, covering the sheet;
+    /// the first takes the top margin) and the tiles it holds: a band is drawn and written as
+    /// soon as its tiles have arrived.
+    var bands: [Range<Int>] = []
+    var bandTiles: [Int] = []
 }
 
 /// Cells of `cellWidth` (one slot) laid out in rows of `columns` slots, `rowsPerSheet` rows to a
@@ -70,8 +77,14 @@ struct OverviewLayout: Sendable {
         var placements = [TilePlacement?](repeating: nil, count: book.pages.count)
         var sheets: [SheetSize] = []
         var sheet = 0, row = 0, column = 0, rowsOnSheet = 0, tilesOnSheet = 0
+        var rowTiles: [Int] = []
         func closeSheet() {
-            sheets.append(SheetSize(width: g.sheetWidth, height: g.sheetHeight(rows: rowsOnSheet), tileCount: tilesOnSheet))
+            let pitch = g.slotHeight + g.labelHeight + g.gutter
+            let bands = (0..<rowsOnSheet).map { r in (r == 0 ? 0 : g.gutter + r * pitch)..<(g.gutter + (r + 1) * pitch) }
+            sheets.append(SheetSize(
+                width: g.sheetWidth, height: g.sheetHeight(rows: rowsOnSheet), tileCount: tilesOnSheet, bands: bands,
+                bandTiles: rowTiles))
+            rowTiles = []
         }
         func label(_ k: Int) -> String { book.pages[k - 1].label ?? String(k) }
         for group in Pairing.pageGroups(for: book) {
@@ -87,19 +100,21 @@ struct OverviewLayout: Sendable {
                 }
             }
             rowsOnSheet = row + 1
+            while rowTiles.count < rowsOnSheet { rowTiles.append(0) }
+            rowTiles[row] += group.pages.count
             let (x, y) = g.cellOrigin(row: row, column: column)
             let h = g.slotHeight
             switch group.kind {
             case .single:
                 let area = PixelRect(x: x, y: y, width: g.slotWidth, height: h)
                 placements[group.pages[0] - 1] = TilePlacement(
-                    sheet: sheet, area: area, alignment: .center, label: label(group.pages[0]),
+                    sheet: sheet, row: row, area: area, alignment: .center, label: label(group.pages[0]),
                     labelRect: PixelRect(x: x, y: y + h, width: area.width, height: g.labelHeight),
                     boxWidth: p.boxWidth, boxHeight: p.boxHeight)
             case .wideScan:
                 let area = PixelRect(x: x, y: y, width: g.spanWidth(2), height: h)
                 placements[group.pages[0] - 1] = TilePlacement(
-                    sheet: sheet, area: area, alignment: .center, label: label(group.pages[0]),
+                    sheet: sheet, row: row, area: area, alignment: .center, label: label(group.pages[0]),
                     labelRect: PixelRect(x: x, y: y + h, width: area.width, height: g.labelHeight),
                     boxWidth: 2 * p.boxWidth, boxHeight: p.boxHeight)
             case .pair:
@@ -108,7 +123,7 @@ struct OverviewLayout: Sendable {
                 let right = PixelRect(x: spine, y: y, width: x + g.spanWidth(2) - spine, height: h)
                 for (k, area, alignment) in [(group.visualOrder[0], left, TilePlacement.Alignment.trailing), (group.visualOrder[1], right, .leading)] {
                     placements[k - 1] = TilePlacement(
-                        sheet: sheet, area: area, alignment: alignment, label: label(k),
+                        sheet: sheet, row: row, area: area, alignment: alignment, label: label(k),
                         labelRect: PixelRect(x: area.x, y: y + h, width: area.width, height: g.labelHeight),
                         boxWidth: p.boxWidth, boxHeight: p.boxHeight)
                 }

@@ -1,6 +1,7 @@
 // A book being thumbnailed: its pages arrive from the workers in any order.
 
 import BookModel
+import Codecs
 import Foundation
 import Raster
 
@@ -18,14 +19,23 @@ final class OpenBook: @unchecked Sendable {
     var nextPage = 0
 
     private let lock = NSLock()
+    /// Held while a band is drawn and appended, so each sheet's bands reach its file in order
+    /// however the workers interleave.
+    private let writeLock = NSLock()
     private var entries: [BookRecord.PageEntry?]
     private var failures: [ThumbnailFailure] = []
-    /// Sheets with tiles on them and tiles still to come; nil before the first and after the last.
-    private var sheets: [Bitmap<RGBA8>?]
-    private var sheetRemaining: [Int]
+    /// Per sheet and grid row, the tiles that have arrived and not yet been drawn.
+    private var waiting: [[[(Bitmap<RGBA8>, TilePlacement)]]]
+    private var rowRemaining: [[Int]]
+    /// Per sheet, the next row band to draw; a sheet is done when it reaches its row count.
+    private var nextBand: [Int]
     /// Units of work left: one per page and one per sheet write. Whoever finishes the last one
     /// writes the record.
     private var work: Int
+    /// The open file of each sheet being drawn, and sheets whose file could not be written
+    /// (their remaining bands are passed over). Touched only with the write lock held.
+    var sheetWriters: [Int: PNGRowWriter] = [:]
+    var failedSheets: Set<Int> = []
 
     init(source: BookSource, book: Book, title: String, outDir: String, layout: OverviewLayout, manifestHash: String, started: ContinuousClock.Instant,
         previousOutputs: [String]
@@ -39,32 +49,50 @@ final class OpenBook: @unchecked Sendable {
         self.manifestHash = manifestHash
         self.started = started
         entries = Array(repeating: nil, count: book.pages.count)
-        sheets = Array(repeating: nil, count: layout.sheets.count)
-        sheetRemaining = layout.sheets.map(\.tileCount)
+        waiting = layout.sheets.map { Array(repeating: [], count: $0.bandTiles.count) }
+        rowRemaining = layout.sheets.map(\.bandTiles)
+        nextBand = Array(repeating: 0, count: layout.sheets.count)
         work = book.pages.count + layout.sheets.count
     }
 
-    /// Puts a finished page's tile on its sheet; returns the sheets this completed (to be
-    /// labelled, encoded and written by the caller, outside the lock).
-    func add(
-        page i: Int, tile: Bitmap<RGBA8>, placement: TilePlacement, entry: BookRecord.PageEntry,
-        failures new: [ThumbnailFailure], background: RGBA8
-    ) -> [(Int, Bitmap<RGBA8>)] {
-        lock.lock()
-        defer { lock.unlock() }
-        entries[i] = entry
-        failures += new
-        let s = placement.sheet
-        if sheets[s] == nil {
-            let size = layout.sheets[s]
-            sheets[s] = Bitmap(width: size.width, height: size.height, fill: background)
+    /// A row band ready to draw: its tiles, and whether it is its sheet's last.
+    struct Band {
+        var sheet: Int
+        var row: Int
+        var tiles: [(Bitmap<RGBA8>, TilePlacement)]
+        var last: Bool
+    }
+
+    /// Records a finished page and holds its tile until its row band is drawn.
+    func add(page i: Int, tile: Bitmap<RGBA8>, placement: TilePlacement, entry: BookRecord.PageEntry, failures new: [ThumbnailFailure]) {
+        lock.withLock {
+            entries[i] = entry
+            failures += new
+            waiting[placement.sheet][placement.row].append((tile, placement))
+            rowRemaining[placement.sheet][placement.row] -= 1
         }
-        let (x, y) = placement.origin(width: tile.width, height: tile.height)
-        sheets[s]!.place(tile, atX: x, y: y)
-        sheetRemaining[s] -= 1
-        guard sheetRemaining[s] == 0, let done = sheets[s] else { return [] }
-        sheets[s] = nil
-        return [(s, done)]
+    }
+
+    /// Draws every band of `sheet` whose tiles are all in, in order, through `draw` (called with
+    /// the write lock held, so bands reach the file in order); returns how many sheets this call
+    /// finished (0 or 1).
+    func drawReadyBands(of sheet: Int, _ draw: (Band) -> Void) -> Int {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        var finished = 0
+        while true {
+            let band: Band? = lock.withLock {
+                let r = nextBand[sheet]
+                guard r < rowRemaining[sheet].count, rowRemaining[sheet][r] == 0 else { return nil }
+                nextBand[sheet] = r + 1
+                let tiles = waiting[sheet][r]
+                waiting[sheet][r] = []
+                return Band(sheet: sheet, row: r, tiles: tiles, last: r + 1 == rowRemaining[sheet].count)
+            }
+            guard let band else { return finished }
+            draw(band)
+            if band.last { finished += 1 }
+        }
     }
 
     func addFailure(_ f: ThumbnailFailure) {

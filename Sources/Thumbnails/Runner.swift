@@ -1,15 +1,17 @@
 // The batch: books stream through a small scheduler, pages fan out over the cores, grids are
 // assembled tile by tile, and everything that is already up to date is skipped.
 //
-// Memory: at most `workers + 1` books are open at once, each holding only its overview sheets
-// that have tiles in flight (a sheet is encoded and dropped as soon as its last tile lands) and
-// one decoded page per worker at thumbnail scale. Nothing grows with the number of books except
+// Memory: at most `workers + 1` books are open at once, each holding only the tiles of the
+// overview row bands still waiting for a tile (a band is drawn, appended to its sheet's PNG file
+// and dropped as soon as its last tile lands; no sheet is ever held whole) and one decoded page
+// per worker at thumbnail scale. Nothing grows with the number of books except
 // the list of their paths.
 
 import BookModel
 import Codecs
 import FileIO
 import Foundation
+import Geometry
 import Raster
 #if canImport(Glibc)
 import Glibc
@@ -276,28 +278,46 @@ public struct ThumbnailRunner: Sendable {
         }
         entry.width = tile.width
         entry.height = tile.height
-        let finishedSheets = b.add(page: i, tile: tile, placement: placement, entry: entry, failures: failures, background: parameters.background)
-        for (sheetIndex, sheet) in finishedSheets {
-            writeSheet(sheet, index: sheetIndex, of: b, labeler: labeler, scheduler: scheduler)
-        }
-        if finishedSheets.isEmpty { finishIfDone(b, scheduler: scheduler, completed: 1) }
+        b.add(page: i, tile: tile, placement: placement, entry: entry, failures: failures)
+        let sheetsDone = b.drawReadyBands(of: placement.sheet) { band in draw(band, of: b, labeler: labeler) }
+        // The page and each sheet it completed are units of the book's work.
+        finishIfDone(b, scheduler: scheduler, completed: 1 + sheetsDone)
     }
 
-    func writeSheet(_ sheet: Bitmap<RGBA8>, index: Int, of b: OpenBook, labeler: Labeler, scheduler: Scheduler) {
-        var canvas = sheet
-        for p in b.layout.placements where p.sheet == index {
-            labeler.draw(p.label, in: p.labelRect, onto: &canvas, color: parameters.labelColor)
-        }
-        let name = OverviewLayout.sheetName(index)
-        let path = join(b.outDir, name)
+    /// Draws one row band of an overview sheet (its tiles and their labels) and appends it to
+    /// the sheet's file, opening the file at the first band and putting it in place after the
+    /// last. Only one band is ever in memory per sheet: a sheet is never held whole.
+    func draw(_ band: OpenBook.Band, of b: OpenBook, labeler: Labeler) {
+        guard !b.failedSheets.contains(band.sheet) else { return }
+        let size = b.layout.sheets[band.sheet]
+        let path = join(b.outDir, OverviewLayout.sheetName(band.sheet))
         do {
-            let png = try PNGEncoder.encode(canvas, options: parameters.pngOptions, name: path)
-            try AtomicFile.write(png, to: path)
+            if band.row == 0 {
+                b.sheetWriters[band.sheet] = try PNGRowWriter(
+                    path: path, width: size.width, height: size.height, compressionLevel: parameters.pngCompression)
+            }
+            guard let writer = b.sheetWriters[band.sheet] else { return }
+            let ys = size.bands[band.row]
+            var canvas = Bitmap(width: size.width, height: ys.count, fill: parameters.background)
+            for (tile, p) in band.tiles {
+                let (x, y) = p.origin(width: tile.width, height: tile.height)
+                canvas.place(tile, atX: x, y: y - ys.lowerBound)
+            }
+            for (_, p) in band.tiles {
+                let r = p.labelRect
+                labeler.draw(p.label, in: PixelRect(x: r.x, y: r.y - ys.lowerBound, width: r.width, height: r.height), onto: &canvas, color: parameters.labelColor)
+            }
+            try writer.append(canvas)
+            if band.last {
+                b.sheetWriters[band.sheet] = nil
+                try writer.finish()
+            }
         } catch {
+            // Dropping the writer removes its temporary file; the sheet's other bands are skipped.
+            b.sheetWriters[band.sheet] = nil
+            b.failedSheets.insert(band.sheet)
             b.addFailure(ThumbnailFailure(book: b.source.key, file: path, message: "\(error)"))
         }
-        // The page that completed the sheet and the sheet itself are two units of the book's work.
-        finishIfDone(b, scheduler: scheduler, completed: 2)
     }
 
     func finishIfDone(_ b: OpenBook, scheduler: Scheduler, completed: Int) {

@@ -1,4 +1,7 @@
 import ArgumentParser
+import BookModel
+import FileIO
+import Formats
 import Foundation
 import Library
 import Thumbnails
@@ -7,12 +10,14 @@ import Thumbnails
 /// many. The work is in the Library module; this parses options and prints.
 struct Prepare: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run every book of a library through analyze, clear, popout and thumbs, resumably.",
+        abstract: "Run every book of a library through analyze, clear, ocr, popout, thumbs and export, resumably.",
         discussion: """
             LIBRARY_DIR holds book folders (with book.json, or just scans), at any depth. Each book \
             goes through the --stages in pipeline order; a stage whose inputs (scans, book.json, \
             masks, parameters, program version) have not changed since it last finished is skipped. \
-            A book that fails is named and the others go on; the exit status is 1 if any failed.
+            A book that fails is named and the others go on; the exit status is 1 if any failed. \
+            ocr reads the boxes whose language has a Tesseract model installed and notes the others \
+            (it is not a failure); export writes BOOK/export/ (--export-formats, default iiif,alto).
 
             Safe to kill at any moment: outputs are written atomically, each book is locked while \
             it is worked on (BOOK/\(BookLock.fileName): pid, host, time; broken when the pid is \
@@ -21,7 +26,8 @@ struct Prepare: ParsableCommand {
 
             Many machines: run `--shard K/N` for K = 1…N anywhere that mounts the library (books \
             are assigned by a hash of their folder's path, so adding books moves no other book), \
-            then `prepare LIBRARY_DIR --merge` once to draw the library grid. \
+            then `prepare LIBRARY_DIR --merge` once to draw the library grid and write the \
+            library's IIIF collection (LIBRARY_DIR/collection.json, one entry per book manifest). \
             Documentation/Library.md has Slurm, Kubernetes and GNU parallel examples.
 
             Examples:
@@ -49,10 +55,19 @@ struct Prepare: ParsableCommand {
     @Option(name: .customLong("lock-timeout"), help: "Seconds after which a book lock nobody has touched is taken to be abandoned.")
     var lockTimeout: Double = 6 * 3600
 
+    @Option(name: .customLong("export-formats"), help: ArgumentHelp("Comma-separated formats the export stage writes to BOOK/export/: \(PrepareStages.exportFormats.joined(separator: ",")).", valueName: "formats"))
+    var exportFormats: String = PrepareStages.defaultExportFormats.joined(separator: ",")
+
+    @Option(name: .customLong("base-url"), help: "The URL the library folder is published at: IIIF ids are it + the book's path (default: where `picturebook serve` publishes each book).")
+    var baseURL: String?
+
+    @Option(help: ArgumentHelp("Folder of Tesseract .traineddata models for the ocr stage (default: TESSDATA_PREFIX, then the system's).", valueName: "dir"), completion: .directory)
+    var tessdata: String?
+
     @Flag(help: "Redo every stage of every book, even when up to date.")
     var force = false
 
-    @Flag(help: "Only draw the library grid (after every shard has finished).")
+    @Flag(help: "Only draw the library grid and write the library's IIIF collection (after every shard has finished).")
     var merge = false
 
     @Flag(help: "Only list the books this shard takes, one a line.")
@@ -65,9 +80,6 @@ struct Prepare: ParsableCommand {
         let names = stages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !names.isEmpty else { throw ValidationError("--stages needs at least one stage") }
         for name in names where !PrepareStages.available.contains(name) {
-            if PrepareStages.notBuilt.contains(name) {
-                throw ValidationError("stage '\(name)' is not available in this build (available: \(PrepareStages.available.joined(separator: ",")))")
-            }
             throw ValidationError("unknown stage '\(name)' (available: \(PrepareStages.available.joined(separator: ",")))")
         }
         return names
@@ -79,15 +91,34 @@ struct Prepare: ParsableCommand {
             throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, like 3/16, got '\(shard)'")
         }
         if merge && shard != nil { throw ValidationError("--merge and --shard do not go together: merge once, after all shards") }
-        if merge && !names.contains("thumbs") { throw ValidationError("--merge draws the library grid from thumbnails; --stages must include thumbs") }
+        if merge && !names.contains("thumbs") && !names.contains("export") {
+            throw ValidationError("--merge draws the library grid (from thumbs) and the IIIF collection (of export's manifests); --stages must include thumbs or export")
+        }
+        _ = try formats()
+        if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) || baseURL.count <= 8 || baseURL.contains(" ") {
+            throw ValidationError("--base-url must be an http:// or https:// URL without spaces, got '\(baseURL)'")
+        }
         try validateJobs(jobs)
         guard lockTimeout > 0, lockTimeout.isFinite else { throw ValidationError("--lock-timeout must be a positive number of seconds, got \(lockTimeout)") }
     }
 
+    func formats() throws -> [String] {
+        let names = exportFormats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw ValidationError("--export-formats needs at least one format") }
+        for name in names where !PrepareStages.exportFormats.contains(name) {
+            throw ValidationError("unknown export format '\(name)' (available: \(PrepareStages.exportFormats.joined(separator: ",")))")
+        }
+        return names
+    }
+
+    var collectionPath: String { library.hasSuffix("/") ? library + "collection.json" : library + "/collection.json" }
+
     func run() throws {
         let out = thumbsOut ?? (library.hasSuffix("/") ? library + "thumbs" : library + "/thumbs")
+        let options = PrepareOptions(jobs: jobs, thumbsOut: out, tessdata: tessdata, exportFormats: try formats(), baseURL: baseURL)
+        let names = try stageNames()
         let run = LibraryRun(
-            library: library, stages: PrepareStages.make(try stageNames(), thumbsOut: out, jobs: jobs),
+            library: library, stages: PrepareStages.make(names, options: options),
             shard: shard.flatMap(LibraryShard.init(parsing:)), lockTimeout: lockTimeout, force: force, excluded: [out])
         let json = self.json
         do {
@@ -98,6 +129,13 @@ struct Prepare: ParsableCommand {
                 return
             }
             if merge {
+                if names.contains("export") {
+                    let books = try run.mergeReady()
+                    let count = try writeCollection(books)
+                    if json { try? Console.jsonLine(CollectionLine(path: collectionPath, manifests: count)) }
+                    else { Console.err("prepare: IIIF collection of \(count) manifest(s) → \(collectionPath)") }
+                }
+                guard names.contains("thumbs") else { return }
                 let lib = try run.merge(thumbnails: ThumbnailRunner(outputDirectory: out, force: force))
                 if json {
                     try? Console.jsonLine(MergeLine(sheets: lib.sheets, books: lib.books, upToDate: lib.upToDate, missing: lib.missing))
@@ -125,6 +163,9 @@ struct Prepare: ParsableCommand {
                     } else if report.status == .busy {
                         Console.warning("\(report.book): \(report.message ?? "locked"); left to that worker")
                     }
+                    if !json {
+                        for stage in report.stages where stage.status == .done { if let note = stage.message { Console.warning("\(report.book): \(note)") } }
+                    }
                 }
             }
             progress.finish()
@@ -134,6 +175,30 @@ struct Prepare: ParsableCommand {
             Console.error(e.description)
             throw ExitCode.failure
         }
+    }
+
+    /// The library's IIIF collection, written atomically: one entry per book, in library order,
+    /// pointing at the manifest the export stage wrote with the same URLs.
+    func writeCollection(_ books: [LibraryBook]) throws -> Int {
+        var entries: [IIIF.CollectionEntry] = []
+        for book in books {
+            let model: Book
+            do { model = try Book.load(directory: book.directory).book } catch {
+                Console.error("\(error)")
+                throw ExitCode.failure
+            }
+            entries.append(IIIF.CollectionEntry(manifest: PrepareStages.bookURL(book, baseURL: baseURL) + "/manifest.json", title: model.title))
+        }
+        var base = baseURL ?? "http://localhost:8080/iiif"
+        while base.hasSuffix("/") { base.removeLast() }
+        let label = URL(fileURLWithPath: library).standardizedFileURL.lastPathComponent
+        do {
+            try AtomicFile.write(IIIF.collection(id: base + "/collection.json", label: label, entries: entries), to: collectionPath)
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode.failure
+        }
+        return entries.count
     }
 
     private func report(_ s: LibrarySummary, json: Bool) {
@@ -159,6 +224,12 @@ private struct ListLine: Encodable {
     var book: String
     var directory: String
     var key: String
+}
+
+private struct CollectionLine: Encodable {
+    var event = "collection"
+    var path: String
+    var manifests: Int
 }
 
 private struct MergeLine: Encodable {

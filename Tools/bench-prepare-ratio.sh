@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `picturebook prepare` on the four sample books from scratch against the same stages run by
+# hand, one command per book and stage (analyze, clear, ocr, popout, thumbs, export iiif + alto),
+# on identical fresh copies. Prints both wall times and their ratio (issue #21's target: ≤ 1.2×).
+#
+#   Tools/bench-prepare-ratio.sh                          # release build
+#   PB=.build/debug/picturebook Tools/bench-prepare-ratio.sh
+#   BOOKS="good-morning-farm little-horse" Tools/bench-prepare-ratio.sh   # some of the samples
+#
+# Each side gets a fresh copy of Books/ (scans, book.json and truth.json only); the two sides run
+# one after the other, so on a machine others are loading the ratio is only as steady as the load
+# (the load average is printed). Not part of `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WORK=${WORK:-.build/bench-prepare-ratio}
+JOBS=${JOBS:-2}
+if [ -z "${PB:-}" ]; then
+    swift build -c release --product picturebook >&2
+    PB="$(swift build -c release --show-bin-path)/picturebook"
+fi
+PB=$(cd "$(dirname "$PB")" && pwd)/$(basename "$PB")
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
+
+fresh() {
+    rm -rf "$1"
+    mkdir -p "$1"
+    for name in ${BOOKS:-$(cd Books && ls -d */ | tr -d /)}; do
+        b=Books/$name
+        mkdir -p "$1/$name"
+        cp -p "$b"/book.json "$b"/*.jpg "$1/$name/"
+        [ -f "$b/truth.json" ] && cp -p "$b/truth.json" "$1/$name/"
+    done
+}
+now() { date +%s.%N; }
+
+echo "bench-prepare-ratio: $PB, --jobs $JOBS, load $(cut -d' ' -f1-3 /proc/loadavg)"
+fresh "$WORK/prepare"
+s=$(now)
+"$PB" prepare "$WORK/prepare" --jobs "$JOBS" --json >"$WORK/prepare.jsonl" 2>"$WORK/prepare.err" || { cat "$WORK/prepare.err" >&2; exit 1; }
+prepare=$(echo "$(now) - $s" | bc)
+
+fresh "$WORK/hand"
+declare -A stage
+for name in analyze clear ocr popout thumbs export; do stage[$name]=0; done
+for book in "$WORK"/hand/*/; do
+    book=${book%/}
+    for name in analyze clear ocr popout thumbs export; do
+        s=$(now)
+        case $name in
+            thumbs) "$PB" thumbs "$book" --out "$WORK/hand-thumbs" >/dev/null 2>>"$WORK/hand.err" ;;
+            export)
+                "$PB" export "$book" --format iiif --out "$book/manifest.json" >/dev/null 2>>"$WORK/hand.err"
+                "$PB" export "$book" --format alto --out "$book/alto" >/dev/null 2>>"$WORK/hand.err" ;;
+            *) "$PB" "$name" --jobs "$JOBS" "$book" >/dev/null 2>>"$WORK/hand.err" ;;
+        esac || { echo "bench-prepare-ratio: $name $book failed" >&2; cat "$WORK/hand.err" >&2; exit 1; }
+        stage[$name]=$(echo "${stage[$name]} + $(now) - $s" | bc)
+    done
+done
+hand=0
+for name in analyze clear ocr popout thumbs export; do hand=$(echo "$hand + ${stage[$name]}" | bc); done
+
+python3 - "$WORK/prepare.jsonl" "$prepare" "$hand" "${stage[analyze]}" "${stage[clear]}" "${stage[ocr]}" "${stage[popout]}" "${stage[thumbs]}" "${stage[export]}" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+summary = lines[-1]
+prepare, hand = float(sys.argv[2]), float(sys.argv[3])
+by_hand = dict(zip(["analyze", "clear", "ocr", "popout", "thumbs", "export"], map(float, sys.argv[4:10])))
+inside = {s["stage"]: s["seconds"] for s in summary["stages"]}
+pages = max((s["pages"] for s in summary["stages"]), default=0)
+print(f"sample books: {summary['books']}, {pages} pages")
+print(f"{'stage':8s} {'by hand':>9s} {'in prepare':>11s}")
+for name, t in by_hand.items():
+    print(f"{name:8s} {t:8.2f}s {inside.get(name, 0):10.2f}s")
+print(f"prepare from scratch: {prepare:.2f} s; stages by hand: {hand:.2f} s; ratio {prepare / hand:.2f}× (target ≤ 1.2×)")
+PY
