@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "Formats", targets: ["Formats"]),
         .library(name: "OCR", targets: ["OCR"]),
         .library(name: "Glossary", targets: ["Glossary"]),
+        .library(name: "TextDetection", targets: ["TextDetection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,6 +57,8 @@ let package = Package(
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CTesseract", pkgConfig: "tesseract", apt: "libtesseract-dev"),
         .target(name: "CShim", dependencies: ["CPNG", "CJPEG"]),
+        // ONNX Runtime opened with dlopen at run time (not packaged by Debian; optional).
+        .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
         .target(name: "Geometry", swiftSettings: swiftSettings),
@@ -72,6 +75,8 @@ let package = Package(
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
         .target(name: "PageAnalysis", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
+        // The learned text-line detector (DBNet through ONNX Runtime); PageAnalysis masks its lines.
+        .target(name: "TextDetection", dependencies: ["Raster", "Geometry", "COnnxRuntime"], swiftSettings: swiftSettings),
         .target(name: "ClearText", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
         // Pure screen geometry: spreads, fits, popouts, ClearText blocks, transitions (no pixels).
         .target(name: "Layout", dependencies: ["Geometry", "BookModel", "Typesetting"], swiftSettings: swiftSettings),
@@ -111,7 +116,7 @@ let package = Package(
             name: "picturebook",
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
-                "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats", "OCR", "Glossary",
+                "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats", "OCR", "Glossary", "TextDetection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
