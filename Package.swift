@@ -164,6 +164,9 @@ let package = Package(
             name: "PageAnalysisTests",
             dependencies: ["PageAnalysis", "Generator", "Raster", "Geometry", "BookModel", "Codecs", "picturebook"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TextDetectionTests", dependencies: ["TextDetection", "PageAnalysis", "Codecs", "Raster", "Geometry"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "picturebook"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
