@@ -17,7 +17,7 @@ demo: build
 	@Tools/demo.sh $(BIN)
 
 test: corpus
-	@Tools/setup.sh --browser --formats
+	@Tools/setup.sh --browser --formats --detector
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@Tools/test-browser.sh

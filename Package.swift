@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "Glossary", targets: ["Glossary"]),
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "Editor", targets: ["Editor"]),
+        .library(name: "TextDetection", targets: ["TextDetection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -70,6 +71,8 @@ let package = Package(
         .target(
             name: "CScanShim", dependencies: ["CTIFF", "COpenJPEG", "CPoppler"],
             linkerSettings: [.linkedLibrary("poppler"), .linkedLibrary("tiff"), .linkedLibrary("openjp2")]),
+        // ONNX Runtime opened with dlopen at run time (not packaged by Debian; optional).
+        .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "FileIO", swiftSettings: swiftSettings),
         .target(name: "Geometry", swiftSettings: swiftSettings),
@@ -86,6 +89,8 @@ let package = Package(
             dependencies: ["Raster", "Geometry", "Typesetting", "Codecs", "FileIO", "BookModel"],
             swiftSettings: swiftSettings),
         .target(name: "PageAnalysis", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
+        // The learned text-line detector (DBNet through ONNX Runtime); PageAnalysis masks its lines.
+        .target(name: "TextDetection", dependencies: ["Raster", "Geometry", "COnnxRuntime"], swiftSettings: swiftSettings),
         .target(name: "ClearText", dependencies: ["Raster", "Geometry"], swiftSettings: swiftSettings),
         // Pure screen geometry: spreads, fits, popouts, ClearText blocks, transitions (no pixels).
         .target(name: "Layout", dependencies: ["Geometry", "BookModel", "Typesetting"], swiftSettings: swiftSettings),
@@ -133,7 +138,7 @@ let package = Package(
             dependencies: [
                 "BookModel", "Codecs", "FileIO", "Raster", "Typesetting", "Generator", "PageAnalysis", "ClearText",
                 "Layout", "Render", "Thumbnails", "Preparation", "Library", "Reader", "Formats", "OCR", "Glossary",
-                "Accounts", "Editor",
+                "Accounts", "Editor", "TextDetection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -187,6 +192,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "EditorTests", dependencies: ["Editor", "Accounts", "BookModel", "FileIO"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["Codecs", "Raster", "BookModel", "Editor", "picturebook"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TextDetectionTests", dependencies: ["TextDetection", "PageAnalysis", "Codecs", "Raster", "Geometry"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
             swiftSettings: swiftSettings),

@@ -33,8 +33,9 @@ bench_analysis = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench_analysis)
 union_area, tesseract_blocks = bench_analysis.union_area, bench_analysis.tesseract_blocks
 
-DETECTORS = ("ours", "ppocr", "tesseract")
-NAMES = {"ours": "Picturebook analyze", "ppocr": "PP-OCRv4 det", "tesseract": "Tesseract 5 (--psm 3)"}
+DETECTORS = ("ours", "classical", "ppocr", "tesseract")
+NAMES = {"ours": "Picturebook analyze (learned)", "classical": "Picturebook analyze --detector classical",
+         "ppocr": "PP-OCRv4 det", "tesseract": "Tesseract 5 (--psm 3)"}
 REAL_TEXT_KINDS = ("body", "title", "lettering", "caption", "bubble")
 NDL_TEXT = ("8_textline", "2_handwritten", "3_typography", "6_headline", "7_caption")
 NDL_IGNORED = ("1_overall",)
@@ -174,12 +175,13 @@ def load_detections(work, corpus, pages, ours_file="ours.json"):
         base = os.path.join(work, corpus, s)
         want = {p["image"]: p["key"] for p in pages if p["set"] == s}
         try:
-            report = json.load(open(os.path.join(base, ours_file)))
-            for pr in report["pages"]:
-                name = os.path.basename(pr["image"])
-                if name in want:
-                    dets["ours"][want[name]] = [xyxy(d["rect"]) for d in pr["detected"]]
-                    times["ours"].append(pr["milliseconds"])
+            for d, f in (("ours", ours_file), ("classical", "ours-classical.json")):
+                report = json.load(open(os.path.join(base, f)))
+                for pr in report["pages"]:
+                    name = os.path.basename(pr["image"])
+                    if name in want:
+                        dets[d][want[name]] = [xyxy(b["rect"]) for b in pr["detected"]]
+                        times[d].append(pr["milliseconds"])
             pp = json.load(open(os.path.join(base, "ppocr.json")))
             for name, v in pp["pages"].items():
                 if name in want:
@@ -309,7 +311,7 @@ def main():
                 res = results[cid][which][d]
                 pr, r, f = res["prf"]
                 fb, fp = res["free"]
-                ms = [] if d == "ours" and a.no_ours_ms else results[cid][2][d]
+                ms = [] if d in ("ours", "classical") and a.no_ours_ms else results[cid][2][d]
                 row += (f" {fmt(pr)} | {fmt(r)} | {fmt(f)} | {fmt(fb / fp if fp else float('nan'))} |"
                         f" {fmt(statistics.median(ms), 0) if ms else '—'} |")
             print(row)

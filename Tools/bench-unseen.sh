@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cross-corpus text-detection benchmark (issue 17, "measure on what you did not tune on"): runs
-# Picturebook's analyze, PaddleOCR PP-OCRv4's detector (rapidocr-onnxruntime) and Tesseract 5 on
+# Picturebook's analyze (learned and classical detectors), PaddleOCR PP-OCRv4's detector (rapidocr-onnxruntime) and Tesseract 5 on
 #   real   Benchmarks/RealCorpus (hand-checked real picture books; never tuned on)
 #   ndl    ../shared/realdata/ndl-docl-dev (NDL scans with VOC truth; never tuned on)
 #   synth  our own generator, 20 pages, seed 4001 (the kind of corpus the detector was tuned on)
@@ -36,7 +36,7 @@ if [ ! -d "$ndl" ]; then echo "bench-unseen: NDL corpus not found at $ndl (set N
 real=$root/Benchmarks/RealCorpus
 synth_seed=4001 synth_pages=20
 
-if ((setup)); then Tools/setup.sh --ocr; fi
+if ((setup)); then Tools/setup.sh --ocr --detector; fi
 py=.build/venv-ocr/bin/python
 if [ ! -x "$py" ]; then echo "bench-unseen: $py missing; run Tools/setup.sh --ocr" >&2; exit 1; fi
 command -v tesseract >/dev/null || { echo "bench-unseen: tesseract missing; run Tools/setup.sh --ocr" >&2; exit 1; }
@@ -55,8 +55,12 @@ run_set() { # corpus set source_dir
   echo "bench-unseen: $1/$2 ($(ls "$dir/images" | wc -l) pages)" >&2
   if ((!peers_only)); then
     # --jobs 1: one page at a time, so each page's time is its latency with both cores on it.
-    "$bin" analyze "$dir/images" --json --dry-run --replace --no-masks --jobs 1 >"$dir/ours.json.tmp"
+    # Both of Picturebook's detectors: the learned one (the default once installed) and the
+    # classical one it falls back to.
+    "$bin" analyze "$dir/images" --detector learned --json --dry-run --replace --no-masks --jobs 1 >"$dir/ours.json.tmp"
     mv "$dir/ours.json.tmp" "$dir/ours.json"
+    "$bin" analyze "$dir/images" --detector classical --json --dry-run --replace --no-masks --jobs 1 >"$dir/ours-classical.json.tmp"
+    mv "$dir/ours-classical.json.tmp" "$dir/ours-classical.json"
   fi
   [ -f "$dir/ppocr.json" ] || "$py" Tools/bench-unseen-ppocr.py "$dir/images" "$dir/ppocr.json"
   if [ ! -f "$dir/tesseract/done" ]; then

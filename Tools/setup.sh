@@ -9,6 +9,9 @@
 #   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
 #   Tools/setup.sh --formats  also the validators the export tests run: xmllint (ALTO), epubcheck
 #                             (EPUB), and hocr-tools + iiif-prezi3 in .build/venv-formats
+#   Tools/setup.sh --detector the learned text detector `analyze` uses when present: ONNX Runtime's
+#                             library (onnxruntime wheel) and PP-OCRv4's detection model (from the
+#                             rapidocr-onnxruntime wheel, Apache-2.0), linked into .build/detector
 #   Tools/setup.sh --ocr      also the peer detectors of Tools/bench-unseen.sh: Tesseract and a venv
 #                             with rapidocr-onnxruntime (PaddleOCR PP-OCRv4 ONNX models in the wheel)
 set -euo pipefail
@@ -16,6 +19,7 @@ set -euo pipefail
 browser=0
 formats=0
 ocr=0
+detector=0
 packages=(
   pkg-config
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
@@ -40,8 +44,9 @@ for arg in "$@"; do
     --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl parallel python3-yaml) ;;
     --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
     --formats) packages+=(libxml2-utils epubcheck python3-venv); formats=1 ;;
+    --detector) packages+=(python3-venv); detector=1 ;;
     --ocr) packages+=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu python3-venv); ocr=1 ;;
-    *) echo "setup.sh: unknown option '$arg' (expected --bench, --browser, --formats or --ocr)" >&2; exit 2 ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --bench, --browser, --detector, --formats or --ocr)" >&2; exit 2 ;;
   esac
 done
 
@@ -93,4 +98,21 @@ cd "$(dirname "$0")/.."
 # wheel, so installing the package is fetching the model; nothing is committed. Its own venv keeps
 # onnxruntime and opencv away from the browser tests' venv. Once made, the benchmark runs offline.
 ((ocr)) && make_venv venv-ocr "rapidocr-onnxruntime==1.4.4"
+
+# The learned text detector (issue 17). Debian 12 does not package ONNX Runtime; the onnxruntime
+# wheel carries its C library, which `analyze` opens at run time (Sources/COnnxRuntime). The model
+# is PP-OCRv4's text detector, shipped inside the rapidocr-onnxruntime wheel (Apache-2.0): that
+# wheel is installed without its dependencies (OpenCV is not needed) only to take the model file.
+# Nothing is committed; .build/detector holds two links, which a program in .build/debug or
+# .build/release finds by itself (or set PICTUREBOOK_DETECTOR_DIR).
+if ((detector)); then
+  make_venv venv-detector "onnxruntime==1.32.0"
+  site=$(echo .build/venv-detector/lib/python3*/site-packages)
+  if [ ! -f "$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx" ]; then
+    .build/venv-detector/bin/pip install --quiet --disable-pip-version-check --no-deps rapidocr-onnxruntime==1.4.4
+  fi
+  mkdir -p .build/detector
+  ln -sfn "$(realpath "$site"/onnxruntime/capi/libonnxruntime.so.*)" .build/detector/libonnxruntime.so
+  ln -sfn "$(realpath "$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx")" .build/detector/text-detector.onnx
+fi
 true

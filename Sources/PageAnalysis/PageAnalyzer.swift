@@ -432,7 +432,7 @@ public struct PageAnalyzer: Sendable {
 
     /// Rows of blocks top to bottom; within a row (blocks whose vertical spans overlap by half)
     /// in the book's direction. Page numbers come last.
-    private func readingOrder(_ blocks: [DetectedBlock], direction: ReadingDirection) -> [DetectedBlock] {
+    func readingOrder(_ blocks: [DetectedBlock], direction: ReadingDirection) -> [DetectedBlock] {
         let body = blocks.filter { $0.role != .pageNumber }.sorted { $0.rect.y < $1.rect.y }
         var rows: [[DetectedBlock]] = []
         for b in body {

@@ -7,6 +7,7 @@ import Foundation
 import Geometry
 import PageAnalysis
 import Raster
+import TextDetection
 
 /// `picturebook analyze`: find the text blocks on every page scan and record them in book.json.
 struct Analyze: ParsableCommand {
@@ -56,18 +57,36 @@ struct Analyze: ParsableCommand {
     @Flag(name: .customLong("no-masks"), help: "Do not write ink masks.")
     var noMasks = false
 
+    @Option(help: ArgumentHelp("""
+        Which detector finds the text: learned (a DBNet line detector run through ONNX Runtime; \
+        install it with Tools/setup.sh --detector, or point PICTUREBOOK_DETECTOR_DIR at a folder \
+        holding libonnxruntime.so and text-detector.onnx), classical (Picturebook's own, no model), \
+        or auto (learned when installed, else classical).
+        """, valueName: "auto|learned|classical"))
+    var detector: DetectorChoice = .auto
+
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a detector parameter, NAME=VALUE (for tuning; see AnalysisParameters).", visibility: .hidden))
     var overrides: [String] = []
 
     /// The detector's parameters with every `--set` applied; a bad override is a usage error.
     func analysisParameters() throws -> AnalysisParameters {
         var parameters = AnalysisParameters()
-        try applyOverrides(overrides, known: "AnalysisParameters") { parameters.set($0, to: $1) }
+        try applyOverrides(overrides.filter { !$0.hasPrefix("learned.") && !$0.hasPrefix("group.") }, known: "AnalysisParameters") { parameters.set($0, to: $1) }
         return parameters
+    }
+
+    /// The learned detector's and the line grouping's parameters with `--set learned.NAME=…` and
+    /// `--set group.NAME=…` applied.
+    func learnedParameters() throws -> (LearnedDetectorParameters, LineGrouping) {
+        var learned = LearnedDetectorParameters(), grouping = LineGrouping()
+        try applyOverrides(overrides.filter { $0.hasPrefix("learned.") }, known: "LearnedDetectorParameters") { learned.set(String($0.dropFirst(8)), to: $1) }
+        try applyOverrides(overrides.filter { $0.hasPrefix("group.") }, known: "LineGrouping") { grouping.set(String($0.dropFirst(6)), to: $1) }
+        return (learned, grouping)
     }
 
     func validate() throws {
         _ = try analysisParameters()
+        _ = try learnedParameters()
         try validateJobs(jobs)
     }
 
@@ -100,6 +119,14 @@ struct Analyze: ParsableCommand {
         }
         let direction: PageAnalyzer.ReadingDirection = model.readingDirection == .rightToLeft ? .rightToLeft : .leftToRight
         let analyzer = PageAnalyzer(parameters: parameters)
+        let (learnedParameters, grouping) = try learnedParameters()
+        let learned: LearnedTextDetector?
+        do {
+            learned = try detector.load(parameters: learnedParameters, threads: max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, jobs)))
+        } catch {
+            Console.error("analyze: \(error.description)")
+            throw ExitCode.failure
+        }
         let spreadDetector = SpreadDetector()
         let pages = model.pages
         let progress = Progress("analyze", total: pages.count, enabled: !json)
@@ -113,7 +140,14 @@ struct Analyze: ParsableCommand {
                 do {
                     let bitmap = try ImageDecoder.decode(file: path)
                     let start = DispatchTime.now().uptimeNanoseconds
-                    let analysis = analyzer.analyze(bitmap, readingDirection: direction)
+                    let analysis: PageAnalysis
+                    if let learned {
+                        let blocks = grouping.blocks(try learned.lines(in: bitmap))
+                        let proposals = blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }
+                        analysis = analyzer.analyze(bitmap, proposals: proposals, readingDirection: direction)
+                    } else {
+                        analysis = analyzer.analyze(bitmap, readingDirection: direction)
+                    }
                     let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                     if let draw {
                         let name = (pages[i].image as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "_")
@@ -164,7 +198,7 @@ struct Analyze: ParsableCommand {
         let times = report.map(\.milliseconds).sorted()
         let medianMs = times.isEmpty ? 0 : times[times.count / 2]
         if json {
-            try Console.json(Report(book: directory, pages: report, medianMilliseconds: medianMs, detectedSpreads: foundSpreads.map { [$0.first, $0.second] }))
+            try Console.json(Report(book: directory, detector: learned == nil ? "classical" : "learned", pages: report, medianMilliseconds: medianMs, detectedSpreads: foundSpreads.map { [$0.first, $0.second] }))
         } else {
             let boxes = report.reduce(0) { $0 + $1.detected.count }
             // A book whose boxes a librarian entered gets nothing new; say so, or "0 detected" reads as a failure.
@@ -302,6 +336,8 @@ private final class Counter: @unchecked Sendable {
 
 private struct Report: Encodable {
     var book: String
+    /// "learned" or "classical": which detector found the boxes.
+    var detector: String
     var pages: [PageReport]
     var medianMilliseconds: Double
     /// Facing pairs found to share one illustration, added to book.json's `spreads` (1-based).
@@ -340,5 +376,26 @@ private struct BoxReport: Encodable {
         backgroundColor = b.backgroundColor?.hex ?? ""
         confidence = b.confidence ?? 0
         order = b.order ?? 0
+    }
+}
+
+/// `--detector`: which text detector `analyze` uses.
+enum DetectorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, learned, classical
+
+    /// The learned detector when chosen or (auto) installed; nil for the classical one. Asking
+    /// for `learned` when it is not installed is an error, not a silent fallback.
+    func load(parameters: LearnedDetectorParameters = .init(), threads: Int) throws(TextDetectionError) -> LearnedTextDetector? {
+        switch self {
+        case .classical: return nil
+        case .auto:
+            guard let files = DetectorFiles.locate() else { return nil }
+            return try LearnedTextDetector(files: files, parameters: parameters, threads: threads)
+        case .learned:
+            guard let files = DetectorFiles.locate() else {
+                throw .unavailable("no libonnxruntime.so and text-detector.onnx found (run Tools/setup.sh --detector, or set PICTUREBOOK_DETECTOR_DIR)")
+            }
+            return try LearnedTextDetector(files: files, parameters: parameters, threads: threads)
+        }
     }
 }

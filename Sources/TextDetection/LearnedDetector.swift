@@ -1,0 +1,237 @@
+// Text lines found by a learned detector: a DBNet-style segmentation model (Liao et al.,
+// "Real-time Scene Text Detection with Differentiable Binarization", AAAI 2020) that gives every
+// pixel a probability of lying in the core of a text line. PaddleOCR's PP-OCRv4 detection model
+// (Apache-2.0) is the one Tools/setup.sh --detector installs; nothing here is specific to it
+// beyond its input convention (BGR, ImageNet mean and deviation).
+//
+// From the probability map to lines, the steps of the paper's inference: threshold the map,
+// take connected regions, drop weak ones by their mean probability, and grow each region back
+// by the margin the training shrank it by (the "unclip" distance, area × ratio / perimeter).
+
+import Foundation
+public import Geometry
+public import Raster
+
+/// One line (or word) of text on a page, in page pixels.
+public struct TextLine: Sendable, Hashable {
+    public var rect: Rect
+    /// Mean probability over the line's core region, 0…1.
+    public var score: Double
+    public var vertical: Bool
+
+    public init(rect: Rect, score: Double, vertical: Bool) {
+        self.rect = rect
+        self.score = score
+        self.vertical = vertical
+    }
+}
+
+/// Where the runtime library and the model are.
+public struct DetectorFiles: Sendable, Hashable {
+    public var library: String
+    public var model: String
+
+    public init(library: String, model: String) {
+        self.library = library
+        self.model = model
+    }
+
+    /// Names inside a detector folder (Tools/setup.sh --detector makes them as links).
+    public static let libraryName = "libonnxruntime.so"
+    public static let modelName = "text-detector.onnx"
+
+    /// The detector files, looked for in `$PICTUREBOOK_DETECTOR_DIR`, then beside the program
+    /// (`../detector`, where a build in .build/debug or .build/release finds the one
+    /// Tools/setup.sh made, and `../share/picturebook/detector` for an installed program), then
+    /// `$XDG_DATA_HOME/picturebook/detector` (default ~/.local/share). Nil when none is complete.
+    public static func locate() -> DetectorFiles? {
+        locate(environment: ProcessInfo.processInfo.environment, executable: CommandLine.arguments.first ?? "")
+    }
+
+    public static func locate(environment: [String: String], executable: String) -> DetectorFiles? {
+        var folders: [String] = []
+        if let dir = environment["PICTUREBOOK_DETECTOR_DIR"], !dir.isEmpty { folders.append(dir) }
+        // The program's folder as it was called and as it really is (.build/debug is a link to
+        // .build/<triple>/debug, so the build's detector folder is one or two levels up).
+        var programs = [URL(fileURLWithPath: executable).deletingLastPathComponent()]
+        if let real = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            programs.append(URL(fileURLWithPath: real).deletingLastPathComponent())
+        }
+        for dir in programs {
+            for relative in ["../detector", "../../detector", "../share/picturebook/detector"] {
+                folders.append(dir.appendingPathComponent(relative).standardized.path)
+            }
+        }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"].map { $0 + "/.local/share" } ?? "")
+        if !data.isEmpty { folders.append(data + "/picturebook/detector") }
+        let fm = FileManager.default
+        for folder in folders {
+            let library = folder + "/" + libraryName, model = folder + "/" + modelName
+            if fm.isReadableFile(atPath: library) && fm.isReadableFile(atPath: model) {
+                return DetectorFiles(library: library, model: model)
+            }
+        }
+        return nil
+    }
+}
+
+/// The learned line detector's settings. The defaults are the model authors' published
+/// inference settings except `longSide` (see there).
+public struct LearnedDetectorParameters: Sendable, Hashable {
+    /// The page is scaled so that its longer side is this many pixels before the model sees it.
+    /// Picture-book type is large against the page (a line is rarely under 1 % of the page's
+    /// height), so ~1300 px keeps the smallest lines above 12 px, inside the range such models
+    /// are trained on, whatever the scan's resolution; and the time per page no longer grows
+    /// with the scan.
+    public var longSide: Int = 1280
+    /// Never enlarge a small scan more than this (enlarging adds no detail, only time).
+    public var maximumEnlargement: Double = 3
+    /// Probability above which a pixel is line core (DB paper and PaddleOCR: 0.3).
+    public var pixelThreshold: Float = 0.3
+    /// Regions whose mean probability is below this are dropped (PaddleOCR: 0.6).
+    public var regionThreshold: Double = 0.5
+    /// How far a region is grown back (PaddleOCR: 1.5).
+    public var unclipRatio: Double = 1.6
+    /// Regions thinner than this many map pixels are noise (PaddleOCR: 3).
+    public var minimumSize: Int = 3
+
+    public init() {}
+
+    /// Sets a parameter by name (`--set learned.NAME=VALUE`, for tuning); false for an unknown name.
+    public mutating func set(_ name: String, to value: Double) -> Bool {
+        switch name {
+        case "longSide": longSide = Int(value)
+        case "maximumEnlargement": maximumEnlargement = value
+        case "pixelThreshold": pixelThreshold = Float(value)
+        case "regionThreshold": regionThreshold = value
+        case "unclipRatio": unclipRatio = value
+        case "minimumSize": minimumSize = Int(value)
+        default: return false
+        }
+        return true
+    }
+}
+
+/// The learned text-line detector.
+public final class LearnedTextDetector: Sendable {
+    private let model: OnnxModel
+    public let parameters: LearnedDetectorParameters
+    public let files: DetectorFiles
+    /// The runtime's version, for reports.
+    public var runtimeVersion: String { model.runtimeVersion }
+
+    /// Loads the model. `threads` is the runtime's threads per page (0: its own choice).
+    public init(files: DetectorFiles, parameters: LearnedDetectorParameters = .init(), threads: Int = 1) throws(TextDetectionError) {
+        model = try OnnxModel(library: files.library, model: files.model, threads: threads)
+        self.parameters = parameters
+        self.files = files
+    }
+
+    /// The text lines on `page`, in page pixels.
+    public func lines(in page: Bitmap<RGBA8>) throws(TextDetectionError) -> [TextLine] {
+        guard page.width >= 8, page.height >= 8 else { return [] }
+        let p = parameters
+        let scale = min(p.maximumEnlargement, Double(p.longSide) / Double(max(page.width, page.height)))
+        // The network halves the image five times: sides must be multiples of 32.
+        let tw = max(32, Int((Double(page.width) * scale / 32).rounded()) * 32)
+        let th = max(32, Int((Double(page.height) * scale / 32).rounded()) * 32)
+        let input = Self.tensor(page, width: tw, height: th)
+        let (map, shape) = try model.run(input, shape: [1, 3, th, tw])
+        guard shape.count == 4, shape[0] == 1, shape[1] == 1, shape[2] == th, shape[3] == tw else {
+            throw .failed("the model answered with shape \(shape), expected [1, 1, \(th), \(tw)]")
+        }
+        let sx = Double(page.width) / Double(tw), sy = Double(page.height) / Double(th)
+        return regions(map, width: tw, height: th).map { r in
+            let rect = Rect(x: r.rect.minX * sx, y: r.rect.minY * sy, width: r.rect.width * sx, height: r.rect.height * sy)
+                .intersection(Rect(x: 0, y: 0, width: Double(page.width), height: Double(page.height))) ?? r.rect
+            return TextLine(rect: rect, score: r.score, vertical: rect.height > 1.5 * rect.width)
+        }
+    }
+
+    /// The page resampled to `width`×`height` (area average when shrinking, bilinear when
+    /// enlarging), as the model's planar BGR tensor normalised with ImageNet's mean and deviation.
+    static func tensor(_ page: Bitmap<RGBA8>, width tw: Int, height th: Int) -> [Float] {
+        let mean: [Float] = [0.485, 0.456, 0.406], deviation: [Float] = [0.229, 0.224, 0.225]
+        var out = [Float](repeating: 0, count: 3 * tw * th)
+        let W = page.width, H = page.height
+        let fx = Double(W) / Double(tw), fy = Double(H) / Double(th)
+        page.pixels.withUnsafeBufferPointer { px in
+            out.withUnsafeMutableBufferPointer { o in
+                for y in 0..<th {
+                    let y0 = Double(y) * fy, y1 = y0 + fy
+                    for x in 0..<tw {
+                        let x0 = Double(x) * fx, x1 = x0 + fx
+                        var b = 0.0, g = 0.0, r = 0.0
+                        if fx >= 1 && fy >= 1 {
+                            // Mean of the source pixels the target pixel covers (whole pixels).
+                            let xs = Int(x0), xe = max(xs + 1, min(W, Int(x1))), ys = Int(y0), ye = max(ys + 1, min(H, Int(y1)))
+                            var n = 0.0
+                            for sy in ys..<ye {
+                                let row = sy * W
+                                for sx in xs..<xe { let p = px[row + sx]; b += Double(p.b); g += Double(p.g); r += Double(p.r) }
+                                n += Double(xe - xs)
+                            }
+                            b /= n; g /= n; r /= n
+                        } else {
+                            let cx = max(0, min(Double(W - 1), (x0 + x1) / 2 - 0.5)), cy = max(0, min(Double(H - 1), (y0 + y1) / 2 - 0.5))
+                            let ix = Int(cx), iy = Int(cy), ax = cx - Double(ix), ay = cy - Double(iy)
+                            let jx = min(W - 1, ix + 1), jy = min(H - 1, iy + 1)
+                            func mix(_ f: (RGBA8) -> UInt8) -> Double {
+                                let top = Double(f(px[iy * W + ix])) * (1 - ax) + Double(f(px[iy * W + jx])) * ax
+                                let bottom = Double(f(px[jy * W + ix])) * (1 - ax) + Double(f(px[jy * W + jx])) * ax
+                                return top * (1 - ay) + bottom * ay
+                            }
+                            b = mix { $0.b }; g = mix { $0.g }; r = mix { $0.r }
+                        }
+                        let i = y * tw + x
+                        o[i] = (Float(b / 255) - mean[0]) / deviation[0]
+                        o[tw * th + i] = (Float(g / 255) - mean[1]) / deviation[1]
+                        o[2 * tw * th + i] = (Float(r / 255) - mean[2]) / deviation[2]
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Line regions of a probability map, in map pixels, grown back by the unclip distance.
+    func regions(_ map: [Float], width w: Int, height h: Int) -> [(rect: Rect, score: Double)] {
+        let p = parameters
+        var label = [Int32](repeating: 0, count: w * h)
+        var found: [(rect: Rect, score: Double)] = []
+        var stack: [Int] = []
+        var next: Int32 = 0
+        for start in 0..<(w * h) where map[start] > p.pixelThreshold && label[start] == 0 {
+            next += 1
+            label[start] = next
+            stack.append(start)
+            var minX = w, minY = h, maxX = 0, maxY = 0
+            while let i = stack.popLast() {
+                let x = i % w, y = i / w
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                for dy in -1...1 {
+                    let ny = y + dy
+                    guard ny >= 0, ny < h else { continue }
+                    for dx in -1...1 {
+                        let nx = x + dx
+                        guard nx >= 0, nx < w else { continue }
+                        let j = ny * w + nx
+                        if label[j] == 0 && map[j] > p.pixelThreshold { label[j] = next; stack.append(j) }
+                    }
+                }
+            }
+            let bw = maxX - minX + 1, bh = maxY - minY + 1
+            guard min(bw, bh) >= p.minimumSize else { continue }
+            // Mean probability over the region's box, as the reference inference scores it.
+            var sum = 0.0
+            for y in minY...maxY { for x in minX...maxX { sum += Double(map[y * w + x]) } }
+            let score = sum / Double(bw * bh)
+            guard score >= p.regionThreshold else { continue }
+            let area = Double(bw * bh), perimeter = 2 * Double(bw + bh)
+            let d = area * p.unclipRatio / perimeter
+            found.append((Rect(x: Double(minX) - d, y: Double(minY) - d, width: Double(bw) + 2 * d, height: Double(bh) + 2 * d), score))
+        }
+        return found
+    }
+}

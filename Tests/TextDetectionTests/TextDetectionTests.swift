@@ -1,0 +1,184 @@
+// The learned detector's parts: line grouping (pure geometry), the glyph masks PageAnalysis makes
+// from proposed lines, the runtime loader's errors, and — when Tools/setup.sh --detector has
+// installed the model (make test does) — detection on real scans with hand-checked truth.
+import Codecs
+import Foundation
+import Geometry
+@testable import PageAnalysis
+import Raster
+import Testing
+@testable import TextDetection
+
+private func line(_ x: Double, _ y: Double, _ w: Double, _ h: Double, vertical: Bool = false) -> TextLine {
+    TextLine(rect: Rect(x: x, y: y, width: w, height: h), score: 0.8, vertical: vertical)
+}
+
+@Suite struct LineGroupingTests {
+    @Test func linesOfOneParagraphMakeOneBlock() {
+        let lines = [line(100, 100, 400, 30), line(100, 140, 380, 30), line(100, 180, 200, 30)]
+        let blocks = LineGrouping().blocks(lines)
+        #expect(blocks.count == 1)
+        #expect(blocks.first?.rect == Rect(x: 100, y: 100, width: 400, height: 110))
+    }
+
+    @Test func aTitleSetLargerIsABlockOfItsOwn() {
+        // 60 px type over 30 px type, as close as the paragraph's own lines.
+        let lines = [line(100, 40, 400, 60), line(100, 110, 400, 30), line(100, 150, 400, 30)]
+        let blocks = LineGrouping().blocks(lines)
+        #expect(blocks.count == 2)
+        #expect(blocks.contains { $0.lines.count == 1 && $0.rect.height == 60 })
+    }
+
+    @Test func wordsOfOneLineJoinAcrossAWordSpaceButNotAcrossAGutter() {
+        let words = [line(100, 100, 120, 30), line(240, 102, 90, 30)]  // 20 px gap: under one height
+        #expect(LineGrouping().blocks(words).count == 1)
+        let columns = [line(100, 100, 300, 30), line(500, 100, 300, 30)]  // 100 px gap: a gutter
+        #expect(LineGrouping().blocks(columns).count == 2)
+    }
+
+    @Test func paragraphsFarApartStayApart() {
+        let lines = [line(100, 100, 400, 30), line(100, 300, 400, 30), line(100, 340, 400, 30)]
+        #expect(LineGrouping().blocks(lines).count == 2)
+    }
+
+    @Test func verticalColumnsGroupAcrossTheirWidth() {
+        let columns = [line(500, 100, 30, 400, vertical: true), line(460, 100, 30, 380, vertical: true)]
+        let blocks = LineGrouping().blocks(columns)
+        #expect(blocks.count == 1)
+        #expect(blocks.first?.vertical == true)
+    }
+
+    @Test func aLoneGlyphSizedMarkIsNoBlock() {
+        let marks = [line(50, 50, 20, 22), line(300, 300, 14, 14)]
+        #expect(LineGrouping().blocks(marks).isEmpty)
+        // Two such marks side by side read as a word and stay.
+        #expect(LineGrouping().blocks([line(50, 50, 20, 22), line(74, 50, 20, 22)]).count == 1)
+    }
+}
+
+@Suite struct ProposedBlockMaskTests {
+    /// A paper page with three dark "glyphs" on a line and a long drawn stroke crossing it.
+    func page() -> Bitmap<RGBA8> {
+        var b = Bitmap<RGBA8>(width: 400, height: 200, fill: RGBA8(r: 240, g: 235, b: 220))
+        func fill(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int, _ c: RGBA8) {
+            for y in y0..<(y0 + h) { for x in x0..<(x0 + w) { b.pixels[y * 400 + x] = c } }
+        }
+        let ink = RGBA8(r: 20, g: 20, b: 30)
+        fill(110, 90, 12, 24, ink); fill(130, 90, 12, 24, ink); fill(150, 94, 12, 20, ink)
+        fill(200, 0, 4, 200, RGBA8(r: 60, g: 40, b: 30))  // a tree trunk's outline, top to bottom
+        return b
+    }
+
+    @Test func glyphsOnTheLineAreMaskedAndTheCrossingStrokeIsNot() {
+        let proposal = ProposedBlock(lines: [Rect(x: 100, y: 82, width: 140, height: 40)], vertical: false, score: 0.9)
+        let analysis = PageAnalyzer().analyze(page(), proposals: [proposal])
+        let mask = analysis.inkMask
+        #expect(mask.pixels[100 * 400 + 115] == 255)
+        #expect(mask.pixels[100 * 400 + 135] == 255)
+        #expect(mask.pixels[100 * 400 + 202] == 0, "the stroke crossing the line is drawing, not text")
+        #expect(mask.pixels[50 * 400 + 115] == 0, "nothing outside the line is masked")
+        let block = try? #require(analysis.blocks.first)
+        #expect(block?.polarity == .darkOnLight)
+        #expect(block?.rect.contains(PixelRect(x: 110, y: 90, width: 52, height: 24)) == true)
+    }
+
+    @Test func aLineWithoutContrastMasksNothing() {
+        let flat = Bitmap<RGBA8>(width: 200, height: 100, fill: RGBA8(r: 128, g: 128, b: 128))
+        let proposal = ProposedBlock(lines: [Rect(x: 20, y: 20, width: 100, height: 30)], vertical: false, score: 0.9)
+        let analysis = PageAnalyzer().analyze(flat, proposals: [proposal])
+        #expect(analysis.inkMask.pixels.allSatisfy { $0 == 0 })
+        // The box stays for PopoutText, with its confidence halved: nothing was shown to be ink.
+        #expect(analysis.blocks.first.map { $0.confidence < 0.5 } == true)
+    }
+}
+
+@Suite struct LearnedDetectorLoadingTests {
+    @Test func aMissingRuntimeIsNamedNotACrash() {
+        let files = DetectorFiles(library: "/nonexistent/libonnxruntime.so", model: "/nonexistent/model.onnx")
+        #expect(throws: TextDetectionError.self) { try LearnedTextDetector(files: files) }
+        do {
+            _ = try LearnedTextDetector(files: files)
+        } catch {
+            #expect(error.description.contains("/nonexistent/libonnxruntime.so"))
+        }
+    }
+
+    @Test func aLibraryThatIsNotTheRuntimeIsRefused() throws {
+        // libc is a real shared library without OrtGetApiBase.
+        let files = DetectorFiles(library: "libc.so.6", model: "/nonexistent/model.onnx")
+        #expect(throws: TextDetectionError.self) { try LearnedTextDetector(files: files) }
+    }
+
+    @Test(.enabled(if: DetectorFiles.locateForTests() != nil, "Tools/setup.sh --detector not run"))
+    func aCorruptModelIsNamed() throws {
+        let files = try #require(DetectorFiles.locateForTests())
+        let bad = NSTemporaryDirectory() + "pb-bad-model-\(UUID().uuidString).onnx"
+        try Data("not a model".utf8).write(to: URL(fileURLWithPath: bad))
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        do {
+            _ = try LearnedTextDetector(files: DetectorFiles(library: files.library, model: bad))
+            Issue.record("a corrupt model loaded")
+        } catch {
+            #expect(error.description.contains("cannot load the model"))
+        }
+    }
+
+    @Test func detectorFolderIsFoundFromTheEnvironment() throws {
+        let dir = NSTemporaryDirectory() + "pb-detector-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A folder with only the library is incomplete and not taken (another may be found
+        // beside the program, e.g. the build's own, so only "not this one" can be asserted).
+        FileManager.default.createFile(atPath: dir + "/" + DetectorFiles.libraryName, contents: Data())
+        #expect(DetectorFiles.locate(environment: ["PICTUREBOOK_DETECTOR_DIR": dir, "HOME": dir], executable: "/nonexistent/bin/x")?.library
+            != dir + "/" + DetectorFiles.libraryName)
+        FileManager.default.createFile(atPath: dir + "/" + DetectorFiles.modelName, contents: Data())
+        let found = DetectorFiles.locate(environment: ["PICTUREBOOK_DETECTOR_DIR": dir], executable: "/nonexistent/bin/x")
+        #expect(found?.library == dir + "/" + DetectorFiles.libraryName)
+    }
+}
+
+/// Detection on real scans the detector was never tuned on (Benchmarks/RealCorpus, truth by hand).
+@Suite(.enabled(if: DetectorFiles.locateForTests() != nil, "Tools/setup.sh --detector not run"))
+struct LearnedDetectionOnRealScansTests {
+    struct TruthBox: Decodable { var x, y, width, height: Int; var kind: String }
+    struct TruthPage: Decodable { var file: String; var text: [TruthBox] }
+    struct TruthBook: Decodable { var pages: [TruthPage] }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// Every text block of the Denslow Mother Goose pages with text is at least half covered by
+    /// detected blocks, and no block lies wholly off the text (pages of a book whose rules were
+    /// not looked at when the detector's settings were chosen).
+    @Test(arguments: ["denslow-mother-goose/img014.jpg", "denslow-mother-goose/img016.jpg", "denslow-mother-goose/img018.jpg"])
+    func findsTheTextOfARealPage(_ file: String) throws {
+        let files = try #require(DetectorFiles.locateForTests())
+        let detector = try LearnedTextDetector(files: files)
+        let book = try JSONDecoder().decode(TruthBook.self, from: Data(contentsOf: URL(fileURLWithPath: Self.root + "/Benchmarks/RealCorpus/denslow-mother-goose.json")))
+        let truth = try #require(book.pages.first { $0.file == file })
+        let page = try ImageDecoder.decode(file: Self.root + "/Benchmarks/RealCorpus/" + file)
+        let blocks = LineGrouping().blocks(try detector.lines(in: page))
+        #expect(!blocks.isEmpty)
+        for t in truth.text {
+            let r = Rect(x: Double(t.x), y: Double(t.y), width: Double(t.width), height: Double(t.height))
+            let covered = blocks.reduce(0.0) { $0 + ($1.rect.intersection(r)?.area ?? 0) }
+            #expect(covered >= 0.5 * r.area, "\(file): \(t.kind) block at \(t.x),\(t.y) not found")
+        }
+        for b in blocks {
+            let onText = truth.text.contains { t in
+                b.rect.intersection(Rect(x: Double(t.x), y: Double(t.y), width: Double(t.width), height: Double(t.height))) != nil
+            }
+            #expect(onText, "\(file): a block at \(b.rect) lies off every text")
+        }
+    }
+}
+
+extension DetectorFiles {
+    /// The detector the test run can use: the one Tools/setup.sh put in the package's .build.
+    static func locateForTests() -> DetectorFiles? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        var env = ProcessInfo.processInfo.environment
+        if env["PICTUREBOOK_DETECTOR_DIR"] == nil { env["PICTUREBOOK_DETECTOR_DIR"] = root + "/.build/detector" }
+        return locate(environment: env, executable: "")
+    }
+}
