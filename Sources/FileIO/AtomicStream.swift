@@ -16,21 +16,8 @@ public final class AtomicStream {
     private var finished = false
 
     public init(path: String) throws(FileError) {
-        let dir: String
-        if let slash = path.lastIndex(of: "/") {
-            dir = slash == path.startIndex ? "/" : String(path[..<slash])
-        } else {
-            dir = "."
-        }
-        if FileIO.isDirectory(path) { throw .isDirectory(path: path) }
-        guard FileIO.isDirectory(dir) else { throw .writeFailed(path: path, reason: "directory \(dir) does not exist") }
-        let base = path.split(separator: "/").last.map(String.init) ?? "out"
-        var template = Array("\(dir)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
-        self.fd = fd
+        (fd, temporary) = try AtomicFile.temporary(for: path)
         self.path = path
-        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// Appends `count` bytes at `bytes`.

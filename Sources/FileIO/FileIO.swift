@@ -41,20 +41,8 @@ public enum FileIO {
 
     /// Reads a whole regular file. Refuses directories, FIFOs and files over `limit` bytes.
     public static func read(_ path: String, limit: Int = defaultReadLimit) throws(FileError) -> [UInt8] {
-        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever (a pipe
-        // named like a scan hung `info` and the server's book list). Regular files ignore the flag.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let e = errno
-            if e == ENOENT { throw .notFound(path: path) }
-            throw .readFailed(path: path, reason: errnoText(e))
-        }
+        let (fd, size) = try openRegular(path)
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .readFailed(path: path, reason: errnoText()) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .readFailed(path: path, reason: "not a regular file (a pipe, socket or device)") }
-        let size = Int(st.st_size)
         guard size <= limit else { throw .tooLarge(path: path, bytes: size, limit: limit) }
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
@@ -74,17 +62,8 @@ public enum FileIO {
     /// The first `count` bytes of a regular file (fewer when it is shorter), to tell its format
     /// without reading a multi-gigabyte scan document whole.
     public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let e = errno
-            if e == ENOENT { throw .notFound(path: path) }
-            throw .readFailed(path: path, reason: errnoText(e))
-        }
+        let (fd, _) = try openRegular(path)
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .readFailed(path: path, reason: errnoText()) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .readFailed(path: path, reason: "not a regular file (a pipe, socket or device)") }
         var bytes = [UInt8](repeating: 0, count: max(0, count))
         var done = 0
         while done < bytes.count {
@@ -98,6 +77,32 @@ public enum FileIO {
         }
         bytes.removeLast(bytes.count - done)
         return bytes
+    }
+
+    /// Opens a regular file for reading; its descriptor (the caller closes it) and size.
+    /// Directories, FIFOs, sockets and devices are refused by what they are.
+    static func openRegular(_ path: String) throws(FileError) -> (Int32, Int) {
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever (a pipe
+        // named like a scan hung `info` and the server's book list). Regular files ignore the flag.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT { throw .notFound(path: path) }
+            throw .readFailed(path: path, reason: errnoText(e))
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let reason = errnoText()
+            close(fd)
+            throw .readFailed(path: path, reason: reason)
+        }
+        let kind = st.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            close(fd)
+            if kind == S_IFDIR { throw .isDirectory(path: path) }
+            throw .readFailed(path: path, reason: "not a regular file (a pipe, socket or device)")
+        }
+        return (fd, Int(st.st_size))
     }
 
     /// True when `path` names an existing file or directory (following symlinks).
@@ -166,21 +171,7 @@ public enum AtomicFile {
     /// hashes, which must never be readable by others, not even for a moment); otherwise the
     /// usual 0666 less the umask.
     public static func write(_ bytes: some Collection<UInt8>, to path: String, mode: UInt32? = nil) throws(FileError) {
-        let dir: String
-        if let slash = path.lastIndex(of: "/") {
-            dir = slash == path.startIndex ? "/" : String(path[..<slash])
-        } else {
-            dir = "."
-        }
-        if FileIO.isDirectory(path) { throw .isDirectory(path: path) }
-        guard FileIO.isDirectory(dir) else { throw .writeFailed(path: path, reason: "directory \(dir) does not exist") }
-        let base = path.split(separator: "/").last.map(String.init) ?? "out"
-        // The writer's pid is in the name, so a later run can tell a temp file whose writer was
-        // killed (removeStale) from one being written right now.
-        var template = Array("\(dir)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
-        let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let (fd, tmp) = try temporary(for: path)
         var ok = false
         defer {
             if !ok { unlink(tmp) }
@@ -208,6 +199,26 @@ public enum AtomicFile {
         guard fsync(fd) == 0, close(fd) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
         guard rename(tmp, path) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
         ok = true
+    }
+
+    /// A new temporary file beside `path` (same directory, so the final rename is atomic): its
+    /// descriptor, open for writing, and its path.
+    static func temporary(for path: String) throws(FileError) -> (Int32, String) {
+        let dir: String
+        if let slash = path.lastIndex(of: "/") {
+            dir = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            dir = "."
+        }
+        if FileIO.isDirectory(path) { throw .isDirectory(path: path) }
+        guard FileIO.isDirectory(dir) else { throw .writeFailed(path: path, reason: "directory \(dir) does not exist") }
+        let base = path.split(separator: "/").last.map(String.init) ?? "out"
+        // The writer's pid is in the name, so a later run can tell a temp file whose writer was
+        // killed (removeStale) from one being written right now.
+        var template = Array("\(dir)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
+        return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
     /// Removes temp files that killed writers left in `directory`: ours (".NAME.tmp-PID-XXXXXX")
