@@ -140,7 +140,10 @@ import Glibc
         let warned = makeTempDirectory("warned")
         try write(sampleManifest.replacingFirst(#""ar": "أرنب القمر""#, with: #""fr": "Lapin""#), to: warned + "/book.json")
         for n in ["p1.jpg", "p2.jpg", "p3.jpg", "p4.jpg"] { try write("", to: warned + "/" + n) }
-        let bad = makeTempDirectory("bad")
+        // Inside a folder of its own, so that `bad/..` is a folder this test knows holds no book
+        // (the system's temp folder may hold anything).
+        let bad = makeTempDirectory("bad-parent") + "/bad"
+        try FileIO.createDirectory(bad)
         try write("{\"format\": \"picturebook-book/1\",}", to: bad + "/book.json")
 
         let checks = [good, warned].map { BookCheck.run($0) }
