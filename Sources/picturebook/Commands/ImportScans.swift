@@ -44,7 +44,7 @@ extension Import {
             progress.advance(document.pageName(k))
         }
         if document.format == .pdf {
-            let summary = sources.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let summary = sources.map { (count: $0.value, name: "\($0.key)") }.sorted { ($1.count, $0.name) < ($0.count, $1.name) }.map { "\($0.count) \($0.name)" }.joined(separator: ", ")
             Console.err("import: \(source): \(summary)")
         }
         return (Book(title: .plain(title ?? name), languages: bookLanguages, readingDirection: direction, pages: pages), copies)
