@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lists and checks the real picture-book corpus in Benchmarks/RealCorpus (issue 17, item 1).
+"""Lists and checks a real picture-book corpus: Benchmarks/RealCorpus or Benchmarks/HeldOut (issue 17).
 
 Every book is a <slug>/ folder of untouched page images plus <slug>.json holding where the pages
 came from and the truth boxes made by hand (see Benchmarks/RealCorpus/README.md). This script:
@@ -10,7 +10,10 @@ came from and the truth boxes made by hand (see Benchmarks/RealCorpus/README.md)
   * checks every box: integer pixels, positive size, inside its image, a known kind;
   * with --draw OUT_DIR, draws the truth boxes over each page for review (needs Pillow).
 
-Usage: Tools/real-corpus.py [--root DIR] [--quiet] [--draw OUT_DIR]
+Both corpora share this format. RealCorpus was partly tuned on; HeldOut is only ever scored, so
+`make corpus` checks both.
+
+Usage: Tools/real-corpus.py [--corpus DIR] [--quiet] [--draw OUT_DIR]
 Exit status: 0 when every check passes, 1 when any fails (each failure names the file and the
 problem), 2 for bad arguments or a missing corpus.
 """
@@ -200,8 +203,10 @@ def draw(root, books, out_dir):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--root", default=os.path.join(here, "..", "Benchmarks", "RealCorpus"),
-                        help="corpus folder (default: Benchmarks/RealCorpus)")
+    # --root is the older spelling of --corpus, kept so existing scripts keep working.
+    parser.add_argument("--corpus", "--root", dest="root",
+                        default=os.path.join(here, "..", "Benchmarks", "RealCorpus"),
+                        help="corpus folder, e.g. Benchmarks/HeldOut (default: Benchmarks/RealCorpus)")
     parser.add_argument("--draw", metavar="OUT_DIR", help="draw the truth boxes over every page into OUT_DIR")
     parser.add_argument("--quiet", action="store_true", help="print only the totals and any problems")
     args = parser.parse_args()
@@ -249,7 +254,7 @@ def main():
             errors.append(f"{name}/: image folder without a {name}.json")
 
     text_boxes = sum(totals[k] for k in KINDS)
-    print(f"{len(books)} books, {totals['pages']} pages ({totals['text-free pages']} text-free), "
+    print(f"{os.path.basename(root)}: {len(books)} books, {totals['pages']} pages ({totals['text-free pages']} text-free), "
           f"{text_boxes} text boxes, {totals['illustrations']} illustration boxes")
     print("text boxes by kind: " + ", ".join(f"{k} {totals[k]}" for k in KINDS))
     print("text boxes by language: " + ", ".join(f"{k} {n}" for k, n in sorted(languages.items(), key=str)))
