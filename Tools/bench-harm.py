@@ -82,8 +82,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=".build/release/picturebook")
     ap.add_argument("--ndl", default="../shared/realdata/ndl-docl-dev")
-    ap.add_argument("--real", action="append", default=[], help="a Benchmarks/RealCorpus/*.json (repeatable)")
-    ap.add_argument("--scans", default="/work/corpus/real", help="folder holding <slug>/<file> scans for --real")
+    ap.add_argument("--real", action="append", default=[], help="a Benchmarks/RealCorpus/<slug>.json (repeatable)")
+    ap.add_argument("--scans", help="the corpus folder holding <slug>/<file> for --real (default: the JSON's folder)")
     ap.add_argument("--analyze-args", default="")
     ap.add_argument("--clear-args", default="")
     ap.add_argument("--keep", help="keep the cleared books here to look at")
@@ -101,18 +101,26 @@ def main():
     else:
         print(f"bench-harm: {args.ndl}: not found, NDL skipped", file=sys.stderr)
     for path in args.real:
-        book = json.load(open(path))
+        # A Benchmarks/RealCorpus (or HeldOut) book: <slug>.json beside <slug>/, files named
+        # "<slug>/<name>" relative to the corpus folder.
+        try:
+            book = json.load(open(path))
+        except (OSError, json.JSONDecodeError) as e:
+            print(f"bench-harm: {path}: cannot read the truth: {e}", file=sys.stderr)
+            return 1
+        root = args.scans or os.path.dirname(os.path.abspath(path))
+        slug = os.path.splitext(os.path.basename(path))[0]
+        box = lambda r: (r["x"], r["y"], r["x"] + r["width"], r["y"] + r["height"])
         pages = []
         for p in book["pages"]:
-            scan = os.path.join(args.scans, book["book"], p["file"])
-            if not os.path.exists(scan):
-                continue
-            box = lambda r: (r["x"], r["y"], r["x"] + r["width"], r["y"] + r["height"])
-            pages.append((p["file"], scan, [box(t) for t in p.get("text", [])], [box(a) for a in p.get("illustrations", [])]))
+            scan = os.path.join(root, p["file"])
+            if os.path.exists(scan) and p.get("illustrations"):
+                pages.append((os.path.basename(p["file"]), scan, [box(t) for t in p.get("text", [])],
+                              [box(a) for a in p["illustrations"]]))
         if pages:
-            corpora.append((f"{book['book']} ({book.get('split', '?')})", pages))
+            corpora.append((slug, pages))
         else:
-            print(f"bench-harm: {path}: no scans under {args.scans}/{book['book']}, skipped", file=sys.stderr)
+            print(f"bench-harm: {path}: no page with illustrations and a scan under {root}, skipped", file=sys.stderr)
 
     print(f"{'corpus':34} {'pages':>5} {'ink changed':>12} {'all changed':>12} {'worst page':>24}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -126,7 +134,8 @@ def main():
             print(f"{name:34} {len(rows):5d} {100 * ci / max(ink, 1):11.2f}% {100 * cp / max(px, 1):11.2f}% {worst_text:>24}")
             for r in rows:
                 print(f"    {r[0]:30} ink changed {100 * r[1] / max(r[2], 1):6.2f} % of {r[2]} px; all {100 * r[3] / max(r[4], 1):5.2f} %")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cross-corpus text-detection benchmark (issue 17, "measure on what you did not tune on"): runs
 # Picturebook's analyze (learned and classical detectors), PaddleOCR PP-OCRv4's detector (rapidocr-onnxruntime) and Tesseract 5 on
-#   real   Benchmarks/RealCorpus (hand-checked real picture books; never tuned on)
+#   real   Benchmarks/RealCorpus (hand-checked real picture books)
+#   heldout Benchmarks/HeldOut (hand-checked real picture books, held out: only ever scored)
 #   ndl    ../shared/realdata/ndl-docl-dev (NDL scans with VOC truth; never tuned on)
 #   synth  our own generator, 20 pages, seed 4001 (the kind of corpus the detector was tuned on)
 # and prints one table with the corpora side by side (Tools/bench-unseen.py scores them).
@@ -34,6 +35,7 @@ ndl=${NDL:-$root/../shared/realdata/ndl-docl-dev}
 [ -d "$ndl" ] || ndl=/work/shared/realdata/ndl-docl-dev
 if [ ! -d "$ndl" ]; then echo "bench-unseen: NDL corpus not found at $ndl (set NDL=...)" >&2; exit 1; fi
 real=$root/Benchmarks/RealCorpus
+heldout=$root/Benchmarks/HeldOut
 synth_seed=4001 synth_pages=20
 
 if ((setup)); then Tools/setup.sh --ocr --detector; fi
@@ -91,6 +93,10 @@ for book in "$real"/*.json; do
   slug=$(basename "$book" .json)
   run_set real "$slug" "$real/$slug"
 done
+for book in "$heldout"/*.json; do
+  slug=$(basename "$book" .json)
+  run_set heldout "$slug" "$heldout/$slug"
+done
 run_set ndl ndl "$ndl"
 if ((peers_only)); then exit 0; fi
 
@@ -98,4 +104,4 @@ run_set synth synth "$synth"
 
 echo "# Cross-corpus detection benchmark — $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (+ uncommitted Sources changes)'), $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# Tesseract $(tesseract --version 2>&1 | head -1 | cut -d' ' -f2), $("$py" -c 'import importlib.metadata as m; print("rapidocr-onnxruntime", m.version("rapidocr-onnxruntime"), "/ onnxruntime", m.version("onnxruntime"))')"
-python3 Tools/bench-unseen.py --work "$work" --real "$real" --ndl "$ndl" --synth "$synth"
+python3 Tools/bench-unseen.py --work "$work" --real "$real" --heldout "$heldout" --ndl "$ndl" --synth "$synth"

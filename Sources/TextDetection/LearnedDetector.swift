@@ -200,15 +200,17 @@ public final class LearnedTextDetector: Sendable {
         let p = parameters
         var label = [Int32](repeating: 0, count: w * h)
         var found: [(rect: Rect, score: Double)] = []
-        var stack: [Int] = []
+        var stack: [Int] = [], members: [Int] = []
         var next: Int32 = 0
         for start in 0..<(w * h) where map[start] > p.pixelThreshold && label[start] == 0 {
             next += 1
             label[start] = next
             stack.append(start)
             var minX = w, minY = h, maxX = 0, maxY = 0
+            members.removeAll(keepingCapacity: true)
             while let i = stack.popLast() {
                 let x = i % w, y = i / w
+                members.append(i)
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
                 for dy in -1...1 {
                     let ny = y + dy
@@ -223,15 +225,50 @@ public final class LearnedTextDetector: Sendable {
             }
             let bw = maxX - minX + 1, bh = maxY - minY + 1
             guard min(bw, bh) >= p.minimumSize else { continue }
-            // Mean probability over the region's box, as the reference inference scores it.
-            var sum = 0.0
-            for y in minY...maxY { for x in minX...maxX { sum += Double(map[y * w + x]) } }
-            let score = sum / Double(bw * bh)
+            let score = Self.orientedScore(map, width: w, members: members, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
             guard score >= p.regionThreshold else { continue }
             let area = Double(bw * bh), perimeter = 2 * Double(bw + bh)
             let d = area * p.unclipRatio / perimeter
             found.append((Rect(x: Double(minX) - d, y: Double(minY) - d, width: Double(bw) + 2 * d, height: Double(bh) + 2 * d), score))
         }
         return found
+    }
+
+    /// Mean probability inside the region's oriented box: the rectangle along the region's own
+    /// axes (principal axes of its pixels) that holds all of them. The reference inference scores
+    /// a region by the mean inside its minimum-area rectangle; for an upright line this is its
+    /// bounding box, but the bounding box of a slanted line — a column of a page scanned a degree
+    /// or two off — is mostly ground, and such lines were dropped whole (the right-hand page of
+    /// ndl 2544473_04). The principal axes give the slanted line's own rectangle.
+    static func orientedScore(_ map: [Float], width w: Int, members: [Int], minX: Int, minY: Int, maxX: Int, maxY: Int) -> Double {
+        let n = Double(members.count)
+        guard n > 0 else { return 0 }
+        var sx = 0.0, sy = 0.0
+        for i in members { sx += Double(i % w); sy += Double(i / w) }
+        let cx = sx / n, cy = sy / n
+        var xx = 0.0, yy = 0.0, xy = 0.0
+        for i in members {
+            let dx = Double(i % w) - cx, dy = Double(i / w) - cy
+            xx += dx * dx; yy += dy * dy; xy += dx * dy
+        }
+        let angle = 0.5 * atan2(2 * xy, xx - yy)
+        let ux = cos(angle), uy = sin(angle)
+        var u0 = Double.infinity, u1 = -Double.infinity, v0 = Double.infinity, v1 = -Double.infinity
+        for i in members {
+            let dx = Double(i % w) - cx, dy = Double(i / w) - cy
+            let u = dx * ux + dy * uy, v = -dx * uy + dy * ux
+            u0 = min(u0, u); u1 = max(u1, u); v0 = min(v0, v); v1 = max(v1, v)
+        }
+        // Half a pixel of slack: pixel centres on the rectangle's edge belong to it.
+        u0 -= 0.5; u1 += 0.5; v0 -= 0.5; v1 += 0.5
+        var sum = 0.0, count = 0
+        for y in minY...maxY {
+            for x in minX...maxX {
+                let dx = Double(x) - cx, dy = Double(y) - cy
+                let u = dx * ux + dy * uy, v = -dx * uy + dy * ux
+                if u >= u0 && u <= u1 && v >= v0 && v <= v1 { sum += Double(map[y * w + x]); count += 1 }
+            }
+        }
+        return count > 0 ? sum / Double(count) : 0
     }
 }

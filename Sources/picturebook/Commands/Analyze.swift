@@ -141,8 +141,10 @@ struct Analyze: ParsableCommand {
                     let bitmap = try ImageDecoder.decode(file: path)
                     let start = DispatchTime.now().uptimeNanoseconds
                     let analysis: PageAnalysis
+                    var lines: [PixelRect]?
                     if let learned {
                         let blocks = grouping.blocks(try learned.lines(in: bitmap))
+                        lines = blocks.flatMap(\.lines).map { PixelRect(x: Int($0.rect.minX), y: Int($0.rect.minY), width: Int($0.rect.width.rounded(.up)), height: Int($0.rect.height.rounded(.up))) }
                         let proposals = blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }
                         analysis = analyzer.analyze(bitmap, proposals: proposals, readingDirection: direction)
                     } else {
@@ -158,7 +160,7 @@ struct Analyze: ParsableCommand {
                         try PNGEncoder.write(analysis.inkMask, to: maskFolder + "/" + BookDirectory.stem(of: pages[i].image) + ".png", options: .fast)
                     }
                     results.set(i, .success(PageResult(
-                        blocks: analysis.blocks, width: bitmap.width, height: bitmap.height, milliseconds: ms,
+                        blocks: analysis.blocks, lines: lines, width: bitmap.width, height: bitmap.height, milliseconds: ms,
                         edges: spreadDetector.edges(of: bitmap))))
                 } catch {
                     results.set(i, .failure(AnalyzeError.unreadableScan(path: path, reason: "\(error)")))
@@ -183,7 +185,8 @@ struct Analyze: ParsableCommand {
                 model.pages[i] = page
                 report.append(PageReport(image: page.image, width: r.width, height: r.height,
                                          milliseconds: (r.milliseconds * 10).rounded() / 10,
-                                         detected: added.map(BoxReport.init), keptBoxes: kept))
+                                         detected: added.map(BoxReport.init), keptBoxes: kept,
+                                         lines: r.lines?.map { BoxReport.R(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
             case nil:
                 failures += 1
             }
@@ -314,6 +317,8 @@ enum AnalyzeError: Error, CustomStringConvertible {
 
 private struct PageResult: Sendable {
     var blocks: [DetectedBlock]
+    /// The lines of the learned detector's blocks (nil with the classical detector).
+    var lines: [PixelRect]?
     var width: Int, height: Int
     var milliseconds: Double
     /// For the panoramic-spread test, which runs once every page is in.
@@ -352,6 +357,9 @@ private struct PageReport: Encodable {
     var detected: [BoxReport]
     /// Librarian boxes kept from the existing book.json.
     var keptBoxes: Int
+    /// The lines of the blocks the learned detector found (lone marks already dropped), for
+    /// scoring against truth drawn per line (the NDL scans'); absent with the classical detector.
+    var lines: [BoxReport.R]?
 }
 
 private struct BoxReport: Encodable {
@@ -397,5 +405,17 @@ enum DetectorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
             }
             return try LearnedTextDetector(files: files, parameters: parameters, threads: threads)
         }
+    }
+
+    /// What `auto` will run with default settings, for records that must change when it does
+    /// (prepare's analyze stage): installing or replacing the model redoes analyze. The model is
+    /// named by its size and modification time, which a new model changes without reading it.
+    static func autoIdentity() -> String {
+        guard let files = DetectorFiles.locate() else { return "detector=classical" }
+        let model = URL(fileURLWithPath: files.model).resolvingSymlinksInPath().path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: model)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "detector=learned \(LearnedDetectorParameters()) \(LineGrouping()) model=\(size)@\(Int(modified))"
     }
 }
