@@ -119,12 +119,9 @@ extension EPUB {
         for (k, page) in book.pages.enumerated() {
             for box in page.textBoxesInReadingOrder {
                 let r = box.rect
-                let printed = box.language ?? main
-                let label = box.text[printed] ?? box.text.entries.first?.text ?? "Text on page \(page.label ?? String(k + 1))"
-                let labelLanguage = box.text[printed] != nil ? printed : (box.text.entries.first?.language ?? main)
-                items += "<li epub:type=\"text-area\"><a" + XMLText.attribute("href", "pages/scan-\(pad(k + 1)).xhtml#xywh=\(r.x),\(r.y),\(r.width),\(r.height)")
-                items += XMLText.attribute("lang", labelLanguage) + XMLText.attribute("xml:lang", labelLanguage)
-                items += ">" + XMLText.escape(label.split(whereSeparator: \.isNewline).joined(separator: " ")) + "</a></li>\n"
+                // The links carry no label: the spec's regions are places, not headings, and
+                // epubcheck warns on text in them. The text itself is in the page's text layer.
+                items += "<li epub:type=\"text-area\"><a" + XMLText.attribute("href", "pages/scan-\(pad(k + 1)).xhtml#xywh=\(r.x),\(r.y),\(r.width),\(r.height)") + "></a></li>\n"
             }
         }
         guard !items.isEmpty else { return nil }
