@@ -8,7 +8,7 @@
 #                             GNU parallel and PyYAML for Tools/cluster/test-examples.sh
 #   Tools/setup.sh --browser  also Chromium + driver and Selenium for the web reader's browser tests
 #   Tools/setup.sh --formats  also the validators the export tests run: xmllint (ALTO), epubcheck
-#                             (EPUB), and hocr-tools + iiif-prezi3 in .build/venv-formats
+#                             (EPUB), and hocr-tools + iiif-prezi3 + iiif-validator in .build/venv-formats
 #   Tools/setup.sh --detector the learned text detector `analyze` uses when present: ONNX Runtime's
 #                             library (onnxruntime wheel) and PP-OCRv4's detection model (from the
 #                             rapidocr-onnxruntime wheel, Apache-2.0), linked into .build/detector
@@ -43,7 +43,7 @@ for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl parallel python3-yaml) ;;
     --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
-    --formats) packages+=(libxml2-utils epubcheck python3-venv); formats=1 ;;
+    --formats) packages+=(libxml2-utils epubcheck python3-venv libmagic1); formats=1 ;;
     --detector) packages+=(python3-venv); detector=1 ;;
     --ocr) packages+=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu python3-venv); ocr=1 ;;
     *) echo "setup.sh: unknown option '$arg' (expected --bench, --browser, --detector, --formats or --ocr)" >&2; exit 2 ;;
@@ -90,9 +90,11 @@ cd "$(dirname "$0")/.."
 # The browser tests (Selenium drives Chromium; Pillow compares screenshots).
 ((browser)) && make_venv venv-browser "selenium>=4.20 pytest>=8 Pillow>=10"
 
-# The export tests' validators that PyPI ships (hocr-check, the iiif-prezi3 model); Tests/FormatsTests
-# look for this venv by name.
-((formats)) && make_venv venv-formats "hocr-tools>=1.1 iiif-prezi3>=2.0"
+# The export tests' validators that PyPI ships (hocr-check, the iiif-prezi3 model, and the IIIF
+# Image API validator that ReaderTests run against `serve`; it reads image types with python-magic,
+# hence libmagic1); Tests/FormatsTests look for this venv by name. The validator is pinned: its
+# checks are what "level 1" means in the tests.
+((formats)) && make_venv venv-formats "hocr-tools>=1.1 iiif-prezi3>=2.0 iiif-validator==1.0.5"
 
 # The PP-OCRv4 peer (issue 17): rapidocr-onnxruntime ships the detector's ONNX model inside its
 # wheel, so installing the package is fetching the model; nothing is committed. Its own venv keeps

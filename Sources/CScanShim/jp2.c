@@ -17,6 +17,8 @@ struct pbs_jp2 {
     size_t size, position;
     pbs_text message;
     int failed;
+    /// The size the header declared: the caller's buffer is exactly this, whatever the decode says.
+    uint32_t width, height;
 };
 
 static void on_error(const char *message, void *user) {
@@ -106,6 +108,8 @@ int pbs_jp2_read_header(pbs_jp2 *j, const uint8_t *data, size_t size, pbs_jp2_in
     }
     out->width = im->x1 - im->x0;
     out->height = im->y1 - im->y0;
+    j->width = out->width;
+    j->height = out->height;
     out->components = (int)im->numcomps;
     out->precision = (int)im->comps[0].prec;
     out->is_codestream = codestream;
@@ -149,14 +153,32 @@ int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride) {
         return j->position >= j->size ? PBS_TRUNCATED : PBS_ERROR;
     }
     opj_image_t *im = j->image;
-    uint32_t w = im->x1 - im->x0, h = im->y1 - im->y0;
+    // The decode may change the image the header described (a JP2 palette or channel definition
+    // box applied, components dropped), so everything the conversion relies on is checked again
+    // here: the size the caller's buffer was made for, the components each path reads, and each
+    // component's data, precision and subsampling. (Found by fuzzing: a decoded image with no
+    // components left.)
+    if (!im || im->x1 <= im->x0 || im->y1 <= im->y0 || im->x1 - im->x0 != j->width || im->y1 - im->y0 != j->height) {
+        pbs_text_set(&j->message, "the decoded image is not the size its header declared");
+        return PBS_ERROR;
+    }
+    uint32_t w = j->width, h = j->height;
+    if (im->numcomps == 0 || !im->comps) {
+        pbs_text_set(&j->message, "the decoded image has no components");
+        return PBS_ERROR;
+    }
     for (OPJ_UINT32 c = 0; c < im->numcomps; c++) {
-        if (!im->comps[c].data || im->comps[c].w == 0 || im->comps[c].h == 0) {
+        const opj_image_comp_t *k = &im->comps[c];
+        if (!k->data || k->w == 0 || k->h == 0 || k->prec < 1 || k->prec > 31 || k->dx == 0 || k->dy == 0) {
             pbs_text_set(&j->message, "a component was not decoded");
             return PBS_ERROR;
         }
     }
     int gray = im->color_space == OPJ_CLRSPC_GRAY || (im->color_space != OPJ_CLRSPC_SRGB && im->color_space != OPJ_CLRSPC_SYCC && im->numcomps <= 2);
+    if (!gray && im->numcomps < 3) {
+        pbs_text_set(&j->message, "a colour image with fewer than 3 components");
+        return PBS_ERROR;
+    }
     int sycc = im->color_space == OPJ_CLRSPC_SYCC;
     int alpha = gray ? (im->numcomps >= 2 ? 1 : -1) : (im->numcomps >= 4 ? 3 : -1);
     for (uint32_t y = 0; y < h; y++) {

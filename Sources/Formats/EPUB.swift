@@ -88,6 +88,13 @@ public enum EPUB {
         }
         try zip.add("OEBPS/nav.xhtml", Array(navigation(book: book, sections: sections).utf8))
         manifest.insert(item(id: "nav", href: "nav.xhtml", type: "application/xhtml+xml", properties: "nav"), at: 0)
+        // PopoutText as EPUB Region-Based Navigation: a reading system that supports it zooms from
+        // text box to text box of the scans, as the reader's popouts do. A book without boxes has
+        // no regions, and an empty region list is not allowed, so it gets no such document.
+        if let regions = regionNavigation(book: book) {
+            try zip.add("OEBPS/regions.xhtml", Array(regions.utf8))
+            manifest.insert(item(id: "regions", href: "regions.xhtml", type: "application/xhtml+xml", properties: "data-nav"), at: 1)
+        }
         manifest.insert(item(id: "css", href: "style.css", type: "text/css"), at: 1)
         try zip.add("OEBPS/content.opf", Array(package(book: book, options: options, manifest: manifest, spine: spine).utf8))
         return zip.finish()

@@ -109,6 +109,30 @@ extension EPUB {
         return s
     }
 
+    /// The Data Navigation Document of EPUB Region-Based Navigation 1.0: one `text-area` region
+    /// per text box, in page and reading order, each a link to its scan page with the box as a
+    /// Media Fragment (`#xywh=x,y,w,h`, in the page's CSS pixels, which are the scan's pixels).
+    /// Nil when no page has a box.
+    static func regionNavigation(book: Book) -> String? {
+        let main = book.languages.first ?? "und"
+        var items = ""
+        for (k, page) in book.pages.enumerated() {
+            for box in page.textBoxesInReadingOrder {
+                let r = box.rect
+                // The links carry no label: the spec's regions are places, not headings, and
+                // epubcheck warns on text in them. The text itself is in the page's text layer.
+                items += "<li epub:type=\"text-area\"><a" + XMLText.attribute("href", "pages/scan-\(pad(k + 1)).xhtml#xywh=\(r.x),\(r.y),\(r.width),\(r.height)") + "></a></li>\n"
+            }
+        }
+        guard !items.isEmpty else { return nil }
+        var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"
+        s += "<html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\""
+        s += XMLText.attribute("xml:lang", main) + XMLText.attribute("lang", main) + ">\n<head>\n<meta charset=\"utf-8\"/>\n"
+        s += "<title>" + XMLText.escape((book.title.text(for: main) ?? "") + " — text regions") + "</title>\n</head>\n<body>\n"
+        s += "<nav epub:type=\"region-based\" id=\"regions\">\n<ol>\n" + items + "</ol>\n</nav>\n</body>\n</html>\n"
+        return s
+    }
+
     /// Text with its line breaks kept as <br/>.
     static func lines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { XMLText.escape(String($0)) }.joined(separator: "<br/>")

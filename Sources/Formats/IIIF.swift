@@ -29,7 +29,7 @@ public enum IIIF {
         public func spreadRange(_ s: Spread) -> String { base + "/range/spread-\(s.first)-\(s.second)" }
     }
 
-    /// The manifest of `book` published under `baseURL`. `imageService` adds a level-0 IIIF Image
+    /// The manifest of `book` published under `baseURL`. `imageService` adds a level-1 IIIF Image
     /// API 3 service to each scan (served by `picturebook serve` under the same base).
     public static func manifest(book: Book, baseURL: String, imageService: Bool = false) -> [UInt8] {
         JSONWriter.serialize(manifestJSON(book: book, baseURL: baseURL, imageService: imageService))
@@ -103,15 +103,15 @@ public enum IIIF {
         if let role = page.role { entry("Page role", role.rawValue) }
         if page.single { entry("Single page", "yes") }
         if !metadata.isEmpty { c["metadata"] = .array(metadata) }
-        // With an image service the painted image is the service's full-size JPEG (what a
-        // level-0 service must serve); without one it is the scan file under the base URL.
+        // With an image service the painted image is the service's full-size JPEG (what every
+        // service level must serve); without one it is the scan file under the base URL.
         var image: JSONObject = [
             "id": .string(imageService ? urls.imageService(n) + "/full/max/0/default.jpg" : urls.image(page)), "type": "Image",
             "format": .string(imageService ? "image/jpeg" : mediaType(ofPath: page.image)),
             "width": .number(JSONNumber(page.width)), "height": .number(JSONNumber(page.height)),
         ]
         if imageService {
-            image["service"] = [.object(["id": .string(urls.imageService(n)), "type": "ImageService3", "profile": "level0"])]
+            image["service"] = [.object(["id": .string(urls.imageService(n)), "type": "ImageService3", "profile": "level1"])]
         }
         let painting: JSONValue = .object([
             "id": .string(urls.painting(n)), "type": "Annotation", "motivation": "painting",

@@ -8,6 +8,7 @@ import ClearText
 import Codecs
 import Dispatch
 import FileIO
+import Formats
 import Foundation
 import Geometry
 import Preparation
@@ -70,6 +71,8 @@ enum AssetRequest: Sendable, Hashable {
     case cleared(width: Int?)
     case thumb(scale: Int)
     case popout(boxID: String, scale: Double?)
+    /// A IIIF Image API request: a region of the scan at a size (IIIFRoutes).
+    case iiif(IIIFImageRequest)
 }
 
 enum AssetError: Error, CustomStringConvertible, Sendable {
@@ -224,6 +227,19 @@ struct AssetStore: Sendable {
             return try await cached(folder: folder, key: "cleared w=\(width) \(full.key)", ext: "jpg", label: label) {
                 let image = try PagePreparation.fitted(file: fullPath, maxWidth: width, maxHeight: 100_000)
                 return try PagePreparation.jpeg(image, quality: 85, name: fullPath)
+            }
+
+        case .iiif(let r):
+            // Cut from the scan as decoded (EXIF-oriented, as info.json describes it); the request
+            // was resolved against the page's size, which is the scan's.
+            return try await cached(folder: folder, key: "iiif \(r.x),\(r.y),\(r.width),\(r.height) \(r.outputWidth)x\(r.outputHeight) \(source) \(sourceKey)", ext: "jpg", label: label) {
+                let image = try PagePreparation.decode(source)
+                guard r.x + r.width <= image.width, r.y + r.height <= image.height else {
+                    throw AssetError.failed("\(label): the scan is \(image.width)×\(image.height), not the size book.json gives")
+                }
+                let cut = image.cropped(to: PixelRect(x: r.x, y: r.y, width: r.width, height: r.height))
+                let sized = cut.width == r.outputWidth && cut.height == r.outputHeight ? cut : cut.resized(width: r.outputWidth, height: r.outputHeight)
+                return try PagePreparation.jpeg(sized, quality: 90, name: source)
             }
 
         case .popout(let boxID, let scale):

@@ -1,7 +1,7 @@
 // IIIF for the reader server: each book's Presentation 3 manifest at /iiif/<book>/manifest.json
-// and a level-0 IIIF Image API 3 service per page at /iiif/<book>/image/<n>, so Mirador or
-// Universal Viewer can open any book of a Picturebook library. Level 0 means the full image at
-// its full size only (full/max/0/default.jpg); viewers tile from it themselves.
+// and a level-1 IIIF Image API 3 service per page at /iiif/<book>/image/<n>, so Mirador or
+// Universal Viewer can open any book of a Picturebook library and ask for the regions and sizes
+// they tile with (Formats.IIIFImageRequest says which requests are offered).
 
 import Formats
 import Foundation
@@ -37,13 +37,19 @@ extension ReaderServer {
             let n = try Self.pageNumber(context, of: book)
             let page = book.book.pages[n - 1]
             let p = context.parameters
-            let size = p.get("size") ?? ""
-            // Level 0 serves the one image it has; `max` and the full size spelled out are it.
-            let full = size == "max" || size == "\(page.width)," || size == "\(page.width),\(page.height)" || size == ",\(page.height)"
-            guard p.get("region") == "full", full, p.get("rotation") == "0", p.get("quality") == "default.jpg" else {
-                throw APIError(.badRequest, "this level-0 image service serves only full/max/0/default.jpg")
+            let wanted: IIIFImageRequest
+            do {
+                wanted = try IIIFImageRequest.parse(
+                    region: Self.decoded(p.get("region") ?? ""), size: Self.decoded(p.get("size") ?? ""),
+                    rotation: Self.decoded(p.get("rotation") ?? ""), quality: Self.decoded(p.get("quality") ?? ""),
+                    imageWidth: page.width, imageHeight: page.height)
+            } catch {
+                throw APIError(.badRequest, "\(error)")
             }
-            var response = try await self.asset(.scan(width: page.width), request: request, context: context)
+            // The whole page at its size is the scan the reader already serves; anything else is
+            // cut and scaled once and kept in the cache.
+            let what: AssetRequest = wanted.isFull(imageWidth: page.width, imageHeight: page.height) ? .scan(width: page.width) : .iiif(wanted)
+            var response = try await self.asset(what, request: request, context: context)
             response.headers[.accessControlAllowOrigin] = "*"
             return response
         }

@@ -125,6 +125,16 @@ struct PackageTests {
         let clear3 = try zipEntry(out, "OEBPS/pages/clear-1-0003.xhtml") ?? ""
         #expect(clear3.contains("../images/scan-0003.jpg") && clear3.contains("background-color"))
 
+        // PopoutText as Region-Based Navigation: a data-nav document with one text-area region per
+        // text box, each linking to its scan page with the box as a Media Fragment.
+        #expect(opf.contains("href=\"regions.xhtml\" media-type=\"application/xhtml+xml\" properties=\"data-nav\""))
+        let regions = try zipEntry(out, "OEBPS/regions.xhtml") ?? ""
+        #expect(regions.contains("<nav epub:type=\"region-based\" id=\"regions\">"))
+        let book = try Book.load(directory: salma).book
+        #expect(regions.components(separatedBy: "<li epub:type=\"text-area\">").count - 1 == book.pages.reduce(0) { $0 + $1.textBoxes.count })
+        let box = book.pages[1].textBoxesInReadingOrder[0].rect
+        #expect(regions.contains("href=\"pages/scan-0002.xhtml#xywh=\(box.x),\(box.y),\(box.width),\(box.height)\""))
+
         let rtl = try dir.copyBook("salmas-red-kite", as: "rtl") { $0.readingDirection = .rightToLeft }
         #expect(try Tool.cli(["export", rtl, "--format", "epub", "--out", rtl + ".epub", "--no-cleartext"]).status == 0)
         let rtlOPF = try zipEntry(rtl + ".epub", "OEBPS/content.opf") ?? ""

@@ -48,7 +48,7 @@ struct Export: ParsableCommand {
     @Option(help: "IIIF only: the URL the book folder is published at.")
     var baseURL: String?
 
-    @Flag(help: "IIIF only: give each scan a level-0 IIIF Image API service under the base URL (as `picturebook serve` provides).")
+    @Flag(help: "IIIF only: give each scan a level-1 IIIF Image API service under the base URL (as `picturebook serve` provides).")
     var imageService = false
 
     @Flag(help: "EPUB only: leave out the ClearText editions.")
