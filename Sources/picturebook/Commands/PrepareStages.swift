@@ -58,7 +58,8 @@ enum PrepareStages {
         let models = installedModels(tessdata: tessdata)
         return LibraryStage(
             name: "ocr", version: "ocr/1 tesseract=\(OCREngine.tesseractVersion) models=\(models.joined(separator: ","))",
-            readsManifest: true, outputFolders: { _ in [] }
+            // It only adds recognised text to book.json, which clear (before it) does not read.
+            readsManifest: true, keepsEarlierRecords: true, outputFolders: { _ in [] }
         ) { request in
             let directory = request.book.directory
             let book: Book
