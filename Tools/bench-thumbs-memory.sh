@@ -7,6 +7,7 @@
 #   PB=.build/debug/picturebook Tools/bench-thumbs-memory.sh 24 240
 #   SIZE=1200x1500 Tools/bench-thumbs-memory.sh        # larger scans
 #   PREPARE=0 Tools/bench-thumbs-memory.sh 2000         # thumbs alone (half the time)
+#   STAGES=analyze,clear,ocr,popout,thumbs,export Tools/bench-thumbs-memory.sh   # prepare with every stage
 #
 # The big books are made from one generated 24-page book (SIZE, default 400x500): its scans are
 # hard-linked under new names, page-0001.jpg … page-2000.jpg, with a book.json listing them, so a
@@ -16,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SIZE=${SIZE:-400x500}
+STAGES=${STAGES:-thumbs}
 WORK=${WORK:-.build/bench-thumbs-memory}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(24 240 2000)
@@ -64,10 +66,10 @@ PY
     prepared="not run"
     if [ "${PREPARE:-1}" != 0 ]; then
         mkdir -p "$WORK/lib-$n" && mv "$dir" "$WORK/lib-$n/book"
-        /usr/bin/time -v -o "$WORK/prepare-$n.txt" "$PB" prepare "$WORK/lib-$n" --stages thumbs >/dev/null 2>"$WORK/prepare-$n.err" || { cat "$WORK/prepare-$n.err" >&2; exit 1; }
-        prepared="$(rss "$WORK/prepare-$n.txt") MiB"
+        /usr/bin/time -v -o "$WORK/prepare-$n.txt" "$PB" prepare "$WORK/lib-$n" --stages "$STAGES" >/dev/null 2>"$WORK/prepare-$n.err" || { cat "$WORK/prepare-$n.err" >&2; exit 1; }
+        prepared="$(rss "$WORK/prepare-$n.txt") MiB ($(awk -F': ' '/Elapsed/ {print $2}' "$WORK/prepare-$n.txt") elapsed)"
     fi
-    printf '%5d pages: thumbs peak RSS %4s MiB (%d overview sheet(s), %.1f s); prepare --stages thumbs %s\n' \
-        "$n" "$(rss "$WORK/thumbs-$n.txt")" "$sheets" "$(echo "$end - $start" | bc)" "$prepared"
+    printf '%5d pages: thumbs peak RSS %4s MiB (%d overview sheet(s), %.1f s); prepare --stages %s peak RSS %s\n' \
+        "$n" "$(rss "$WORK/thumbs-$n.txt")" "$sheets" "$(echo "$end - $start" | bc)" "$STAGES" "$prepared"
     rm -rf "$WORK/lib-$n" "$WORK/out-$n" "$dir"
 done

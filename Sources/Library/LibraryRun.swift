@@ -212,7 +212,7 @@ public struct LibraryRun: Sendable {
 
         // Read once, and again only after a stage ran (it may have rewritten book.json).
         var inputs = StageRecord.Inputs(book: book.directory)
-        for stage in stages {
+        for (position, stage) in stages.enumerated() {
             let stageStart = ContinuousClock.now
             let outputs = stage.outputFolders(book)
             let recorded = StageRecord.read(stage.name, in: book.directory)
@@ -225,11 +225,25 @@ public struct LibraryRun: Sendable {
             onEvent(.stageStarted(book, stage: stage.name))
             // A stale record must not vouch for outputs this run is about to replace.
             if recorded != nil { StageRecord.remove(stage.name, in: book.directory) }
+            // Earlier stages current right now: the ones to re-record if this stage only adds
+            // to book.json what they do not read (see `keepsEarlierRecords`).
+            let currentBefore: [LibraryStage] = stage.keepsEarlierRecords
+                ? stages[..<position].filter { earlier in
+                    inputs.map { StageRecord.read(earlier.name, in: book.directory) == $0.fingerprint(earlier) } ?? false
+                }
+                : []
             do {
                 let result = try stage.run(StageRequest(book: book, redo: force || recorded == nil))
                 // The inputs as they are now: a stage may rewrite book.json (clear marks boxes for
                 // review), and its record must describe the book it leaves behind.
                 inputs = StageRecord.Inputs(book: book.directory)
+                // Earlier records first: killed between the two writes, this stage has no record
+                // and is redone, which re-records them again; never a record for a stale output.
+                for earlier in currentBefore {
+                    if let after = inputs?.fingerprint(earlier) {
+                        try StageRecord.write(after, stage: earlier.name, in: book.directory)
+                    }
+                }
                 if let after = inputs?.fingerprint(stage) {
                     try StageRecord.write(after, stage: stage.name, in: book.directory)
                 }

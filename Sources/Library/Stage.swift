@@ -60,10 +60,18 @@ public struct LibraryStage: Sendable {
     /// Folders this stage writes for a book (full paths); they must exist for the book to count as
     /// done, and temp files killed writers left in them are cleared before the stage runs.
     public var outputFolders: @Sendable (LibraryBook) -> [String]
+    /// True when what this stage writes into book.json is read by no stage before it in the
+    /// pipeline (ocr's recognised text: clear reads boxes and masks, never text). Records store
+    /// book.json's hash, so without this a run that ends with ocr having read something leaves
+    /// clear's record stale: the finished library is not "done" (`--merge` refuses) and the next
+    /// run redoes clear. With it, an earlier stage whose record was current just before this
+    /// stage ran is re-recorded against the book.json this stage leaves.
+    public var keepsEarlierRecords: Bool
     public var run: @Sendable (StageRequest) throws -> StageResult
 
     public init(
         name: String, version: String, readsManifest: Bool, inputFolders: [String] = [],
+        keepsEarlierRecords: Bool = false,
         outputFolders: @escaping @Sendable (LibraryBook) -> [String],
         run: @escaping @Sendable (StageRequest) throws -> StageResult
     ) {
@@ -71,6 +79,7 @@ public struct LibraryStage: Sendable {
         self.version = version
         self.readsManifest = readsManifest
         self.inputFolders = inputFolders
+        self.keepsEarlierRecords = keepsEarlierRecords
         self.outputFolders = outputFolders
         self.run = run
     }

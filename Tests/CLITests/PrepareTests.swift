@@ -226,6 +226,26 @@ enum PrepareLibrary {
         #expect(merge.stderr.contains("shelf-1/book-1") && merge.stderr.contains("shelf-0/book-4"), "\(merge.stderr)")
     }
 
+    /// A run killed while export wrote ALTO leaves a temp file in `export/alto/` and no export
+    /// record; the next run clears it under the lock like any output folder's (the release soak
+    /// found one left when only `export/` itself was cleared).
+    @Test func aKilledExportsTempFileInItsALTOFolderIsCleared() throws {
+        let s = try Scratch()
+        let lib = s.file("library")
+        try PrepareLibrary.copy(to: lib)
+        #expect(try CLI.run(["prepare", lib, "--stages", "export"]).status == 0)
+        let book = lib + "/shelf-1/book-1"
+        // What SIGKILL inside the ALTO writer leaves: a temp file of a writer that is gone, and
+        // export's record removed before the stage started.
+        let temp = book + "/export/alto/.page-001.alto.xml.tmp-\(Int32.max - 1)-AbCdEf"
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: temp))
+        try FileManager.default.removeItem(atPath: book + "/.prepare/export.done")
+        let again = try CLI.run(["prepare", lib, "--stages", "export"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: temp), "the killed writer's temp file is still there")
+        #expect(FileManager.default.fileExists(atPath: book + "/.prepare/export.done"))
+    }
+
     /// Runs killed with SIGKILL at several moments, then a final run: the outputs are byte for byte
     /// those of an uninterrupted run, and no temp file or lock is left anywhere.
     @Test func killedRunsThenARerunMatchAnUninterruptedRun() throws {

@@ -58,7 +58,8 @@ enum PrepareStages {
         let models = installedModels(tessdata: tessdata)
         return LibraryStage(
             name: "ocr", version: "ocr/1 tesseract=\(OCREngine.tesseractVersion) models=\(models.joined(separator: ","))",
-            readsManifest: true, outputFolders: { _ in [] }
+            // It only adds recognised text to book.json, which clear (before it) does not read.
+            readsManifest: true, keepsEarlierRecords: true, outputFolders: { _ in [] }
         ) { request in
             let directory = request.book.directory
             let book: Book
@@ -83,6 +84,8 @@ enum PrepareStages {
 
     /// The book's export folder and what goes in it.
     static func exportFolder(_ book: LibraryBook) -> String { book.directory + "/export" }
+
+    static func exportTargetIsFolder(_ format: String) -> Bool { !["iiif", "cbz", "epub"].contains(format) }
 
     static func exportTarget(_ format: String, in folder: String) -> String {
         switch format {
@@ -109,7 +112,12 @@ enum PrepareStages {
         LibraryStage(
             name: "export", version: "export/1 formats=\(formats.joined(separator: ",")) base=\(baseURL ?? "-")",
             readsManifest: true, inputFolders: formats.contains("epub") ? ["clear"] : [],
-            outputFolders: { [exportFolder($0)] }
+            // ALTO and hOCR are folders of their own: a run killed while writing them leaves its
+            // temp files there, so they are output folders too (cleared under the lock; the
+            // kill -9 soak found one left in export/alto/).
+            outputFolders: { book in
+                [exportFolder(book)] + formats.filter(exportTargetIsFolder).map { exportTarget($0, in: exportFolder(book)) }
+            }
         ) { request in
             let folder = exportFolder(request.book)
             do { try FileIO.createDirectory(folder) } catch { throw StageFailure("\(error)") }
