@@ -52,7 +52,7 @@ def run_once(binary, kind, args):
     port = s.getsockname()[1]
     s.close()
     proc = subprocess.Popen([binary, "serve", lib, "--edit", "--port", str(port), "--no-warm", "--cache", os.path.join(work, "cache")],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "w"))
     proc.stdout.readline()
 
     book = json.load(open(os.path.join(lib, "farm/book.json")))

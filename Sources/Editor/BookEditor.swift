@@ -32,6 +32,9 @@ public final class BookEditor: @unchecked Sendable {
 
     /// Changes applied in memory whose batch is not yet written (only inside `runBatch`).
     private var unwritten: [JournalEntry] = []
+    private let published = NSLock()
+    private var publishedCount = 0
+    private var publishedRevision = ""
     private var unwrittenBook: [UInt8]?
     /// Group commit: the changes waiting for the next batch, and whether a thread is making one.
     private let queue = NSCondition()
@@ -54,7 +57,9 @@ public final class BookEditor: @unchecked Sendable {
 
     // MARK: Reading
 
-    public var revision: String { lock.withLock { revisionValue } }
+    /// The durable revision. Like `pageCount`, read without waiting for a batch being written:
+    /// the server asks from its async handlers, which must not block on a disk flush.
+    public var revision: String { published.withLock { publishedRevision } }
 
     /// The book as stored and its revision, fresh from disk if another process changed it.
     public func snapshot() throws(EditError) -> (revision: String, book: JSONValue) {
@@ -72,7 +77,17 @@ public final class BookEditor: @unchecked Sendable {
         }
     }
 
-    public var pageCount: Int { lock.withLock { Self.pages(of: root).count } }
+    public var pageCount: Int { published.withLock { publishedCount } }
+
+    /// Copies what `revision` and `pageCount` answer; called whenever the files and the memory
+    /// agree (after a read of the disk or a written batch).
+    private func publish() {
+        let count = Self.pages(of: root).count, revision = revisionValue
+        published.withLock {
+            publishedCount = count
+            publishedRevision = revision
+        }
+    }
 
     // MARK: Changing
 
@@ -186,6 +201,7 @@ public final class BookEditor: @unchecked Sendable {
         }
         if replayed { try writeManifest(JSONWriter.serialize(book)) }
         diskKey = currentDiskKey()
+        publish()
     }
 
     private func readManifest() throws(EditError) -> JSONValue {
@@ -250,6 +266,7 @@ public final class BookEditor: @unchecked Sendable {
                 throw error
             }
             diskKey = currentDiskKey()
+            publish()
         } catch {
             // The files are as before the batch: forget what was applied in memory.
             diskKey = ""

@@ -53,6 +53,9 @@ final class EditService: Sendable {
     let status = RegenerationStatus()
     /// Argon2id takes 64 MiB and tens of milliseconds per check: two at a time at most.
     let hashing = WorkPool(width: 2)
+    /// Remaking saved pages' images: one at a time, at a lower CPU priority than requests, so a
+    /// burst of saves does not slow the saves themselves (measured: Documentation/Editing.md).
+    let regenerating = WorkPool(width: 1, lowPriority: true)
 
     init(configuration: EditConfiguration) {
         self.configuration = configuration
@@ -384,7 +387,11 @@ extension ReaderServer {
         let key = "\(book.id)/\(n)"
         await edit.status.start(key, revision: result.revision)
         let revision = result.revision
-        Task.detached(priority: .utility) { await self.regenerate(id: book.id, n: n, key: key, revision: revision, edit) }
+        Task.detached(priority: .utility) {
+            await AssetStore.$backgroundPool.withValue(edit.regenerating) {
+                await self.regenerate(id: book.id, n: n, key: key, revision: revision, edit)
+            }
+        }
         var r = Self.jsonResponse(.ok, ["revision": .string(result.revision), "page": result.page])
         r.headers[.eTag] = "\"\(result.revision)\""
         return r
