@@ -69,6 +69,15 @@ public final class BookEditor: @unchecked Sendable {
         }
     }
 
+    /// The whole book as it was at `revision` (one the history names), for looking at or for
+    /// putting a page back.
+    public func book(at revision: String) throws(EditError) -> JSONValue {
+        try locked { () throws(EditError) in
+            try refreshIfChanged()
+            return try bookAt(revision)
+        }
+    }
+
     /// Every journal entry, oldest first.
     public func history() throws(EditError) -> [JournalEntry] {
         try locked { () throws(EditError) in

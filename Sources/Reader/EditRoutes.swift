@@ -205,6 +205,17 @@ extension ReaderServer {
             let entries = try await Self.run { () throws(EditError) in try editor.history() }
             return Self.jsonResponse(.ok, ["entries": .array(entries.map(Self.historyItem))])
         }
+        router.get("/api/edit/books/:id/revisions/:revision") { request, context in
+            _ = try await self.signedIn(request, edit)
+            let (_, editor) = try await self.editor(context, edit)
+            let target = context.parameters.get("revision") ?? ""
+            do {
+                let book = try await Self.run { () throws(EditError) in try editor.book(at: target) }
+                return Self.jsonResponse(.ok, ["revision": .string(target), "book": book])
+            } catch let e as EditError {
+                return Self.editErrorResponse(e)
+            }
+        }
         router.post("/api/edit/books/:id/restore") { request, context in
             let (_, user) = try await self.authorised(request, edit, role: .admin)
             let base = try Self.ifMatch(request)
@@ -422,7 +433,7 @@ extension ReaderServer {
 
     static func historyItem(_ e: JournalEntry) -> JSONValue {
         .object([
-            "seq": .number(JSONNumber(e.seq)), "revision": .string(e.revision), "user": .string(e.user), "time": .string(e.time),
+            "seq": .number(JSONNumber(e.seq)), "revision": .string(e.revision), "base": .string(e.base), "user": .string(e.user), "time": .string(e.time),
             "page": e.page.map { .number(JSONNumber($0)) } ?? .null, "kind": .string(e.kind.rawValue), "summary": .string(e.summary),
         ])
     }

@@ -100,7 +100,9 @@
         b('‹', 'prev-page', () => this.goPage(-1), { 'aria-label': 'Previous page', title: 'Previous page' }),
         b('›', 'next-page', () => this.goPage(1), { 'aria-label': 'Next page', title: 'Next page' }),
         this.stateEl,
-        b('Undo', 'undo', () => this.undo()), this.saveBtn,
+        b('Undo', 'undo', () => this.undo()),
+        b('History', 'history', () => Editor.history(this), { title: 'Who changed this page and the book, and when; put an earlier version back' }),
+        this.saveBtn,
         b('Keys', 'keys', () => this.help(), { title: 'Keyboard shortcuts' }), Editor.slot(null));
     }
 
