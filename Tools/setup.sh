@@ -42,7 +42,7 @@ packages=(
 for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libjpeg-turbo-progs libvips-tools imagemagick time hyperfine pngcheck tesseract-ocr tesseract-ocr-eng bc wrk curl parallel python3-yaml) ;;
-    --browser) packages+=(chromium chromium-driver python3-venv); browser=1 ;;
+    --browser) packages+=(chromium chromium-driver python3-venv nginx-light); browser=1 ;;  # nginx: the reverse-proxy test (test_proxy.py)
     --formats) packages+=(libxml2-utils epubcheck python3-venv libmagic1); formats=1 ;;
     --detector) packages+=(python3-venv); detector=1 ;;
     --ocr) packages+=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu python3-venv); ocr=1 ;;

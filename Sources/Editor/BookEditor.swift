@@ -30,6 +30,17 @@ public final class BookEditor: @unchecked Sendable {
     /// What book.json and the journal looked like after our last read or write.
     private var diskKey = ""
 
+    /// Changes applied in memory whose batch is not yet written (only inside `runBatch`).
+    private var unwritten: [JournalEntry] = []
+    private let published = NSLock()
+    private var publishedCount = 0
+    private var publishedRevision = ""
+    private var unwrittenBook: [UInt8]?
+    /// Group commit: the changes waiting for the next batch, and whether a thread is making one.
+    private let queue = NSCondition()
+    private var waiting: [Job] = []
+    private var leading = false
+
     /// Tests make the disk "fail" at a named step ("journal" or "book") with this.
     public var fault: (@Sendable (String) throws(EditError) -> Void)?
 
@@ -46,13 +57,24 @@ public final class BookEditor: @unchecked Sendable {
 
     // MARK: Reading
 
-    public var revision: String { lock.withLock { revisionValue } }
+    /// The durable revision. Like `pageCount`, read without waiting for a batch being written:
+    /// the server asks from its async handlers, which must not block on a disk flush.
+    public var revision: String { published.withLock { publishedRevision } }
 
     /// The book as stored and its revision, fresh from disk if another process changed it.
     public func snapshot() throws(EditError) -> (revision: String, book: JSONValue) {
         try locked { () throws(EditError) in
             try refreshIfChanged()
             return (revisionValue, root)
+        }
+    }
+
+    /// The whole book as it was at `revision` (one the history names), for looking at or for
+    /// putting a page back.
+    public func book(at revision: String) throws(EditError) -> JSONValue {
+        try locked { () throws(EditError) in
+            try refreshIfChanged()
+            return try bookAt(revision)
         }
     }
 
@@ -64,13 +86,23 @@ public final class BookEditor: @unchecked Sendable {
         }
     }
 
-    public var pageCount: Int { lock.withLock { Self.pages(of: root).count } }
+    public var pageCount: Int { published.withLock { publishedCount } }
+
+    /// Copies what `revision` and `pageCount` answer; called whenever the files and the memory
+    /// agree (after a read of the disk or a written batch).
+    private func publish() {
+        let count = Self.pages(of: root).count, revision = revisionValue
+        published.withLock {
+            publishedCount = count
+            publishedRevision = revision
+        }
+    }
 
     // MARK: Changing
 
     /// Saves page `n` (1-based) as edited on revision `base`.
     public func savePage(_ n: Int, _ page: JSONValue, base: String, user: String) throws(EditError) -> (revision: String, page: JSONValue) {
-        try locked { () throws(EditError) in
+        try batched { [self] () throws(EditError) in
             try refreshIfChanged()
             let current = try pageAt(n)
             try checkUnchanged(n, since: base, yours: page)
@@ -85,7 +117,7 @@ public final class BookEditor: @unchecked Sendable {
 
     /// Takes back page `n`'s most recent change that is not itself undone (as a new entry).
     public func undo(_ n: Int, base: String, user: String) throws(EditError) -> (revision: String, page: JSONValue) {
-        try locked { () throws(EditError) in
+        try batched { [self] () throws(EditError) in
             try refreshIfChanged()
             let current = try pageAt(n)
             try checkUnchanged(n, since: base, yours: current)
@@ -112,7 +144,7 @@ public final class BookEditor: @unchecked Sendable {
     /// Sets the whole book back to how it was at `target` (a revision from the history), as a new
     /// entry. `base`, when given, must be the current revision.
     public func restore(to target: String, base: String?, user: String) throws(EditError) -> String {
-        try locked { () throws(EditError) in
+        try batched { [self] () throws(EditError) in
             try refreshIfChanged()
             if let base, base != revisionValue {
                 throw .conflict(Conflict(currentRevision: revisionValue, current: root, yours: .null, base: nil))
@@ -178,6 +210,7 @@ public final class BookEditor: @unchecked Sendable {
         }
         if replayed { try writeManifest(JSONWriter.serialize(book)) }
         diskKey = currentDiskKey()
+        publish()
     }
 
     private func readManifest() throws(EditError) -> JSONValue {
@@ -202,7 +235,8 @@ public final class BookEditor: @unchecked Sendable {
         }
     }
 
-    /// Journal first, then book.json; either failing leaves both as they were.
+    /// Applies a change in memory and queues its journal entry; `flush` makes the batch durable
+    /// (journal first, then book.json) before any change in it is answered.
     private func commit(
         kind: JournalEntry.Kind, page: Int?, undoes: Int?, summary: String, before: JSONValue, after: JSONValue, user: String,
         change: (JSONValue) -> JSONValue
@@ -216,18 +250,94 @@ public final class BookEditor: @unchecked Sendable {
         let entry = JournalEntry(
             seq: seq, revision: revision, base: revisionValue, user: user, time: Self.now(), kind: kind, page: page,
             undoes: undoes, summary: summary, before: before, after: after)
-        try fault?("journal")
-        let length = try journal.append(entry)
-        do { try writeManifest(bytes) } catch {
-            journal.cutBack(to: length)
-            throw error
-        }
+        unwritten.append(entry)
+        unwrittenBook = bytes
         entries.append(entry)
         known[revision] = seq
         root = book
         revisionValue = revision
-        diskKey = currentDiskKey()
         return revision
+    }
+
+    /// Writes the batch's entries to the journal with one fsync, then book.json once with the
+    /// batch's final state. Either failing leaves both files as they were and the in-memory state
+    /// re-read from them, and every change of the batch is refused.
+    private func flush() throws(EditError) {
+        guard !unwritten.isEmpty, let bytes = unwrittenBook else { return }
+        let batch = unwritten
+        unwritten = []
+        unwrittenBook = nil
+        do throws(EditError) {
+            try fault?("journal")
+            let length = try journal.append(batch)
+            do throws(EditError) { try writeManifest(bytes) } catch {
+                journal.cutBack(to: length)
+                throw error
+            }
+            diskKey = currentDiskKey()
+            publish()
+        } catch {
+            // The files are as before the batch: forget what was applied in memory.
+            diskKey = ""
+            try? reload()
+            throw error
+        }
+    }
+
+    /// Runs a change as part of a group commit. Saves that arrive while one batch is being made
+    /// durable wait and go together in the next: one journal fsync and one book.json write for
+    /// all of them, instead of two fsyncs each one after the other behind the book's lock. No
+    /// change is answered before its batch is on disk; one that fails alone (a conflict, an
+    /// invalid page) does not affect the others; a failed write refuses the whole batch.
+    private func batched<T>(_ work: @escaping () throws(EditError) -> T) throws(EditError) -> T {
+        var result: Result<T, EditError>?
+        let job = Job()
+        job.run = { () -> Bool in
+            do throws(EditError) {
+                result = .success(try work())
+                return true
+            } catch {
+                result = .failure(error)
+                return false
+            }
+        }
+        job.fail = { result = .failure($0) }
+        queue.lock()
+        waiting.append(job)
+        while !job.done {
+            if leading {
+                queue.wait()
+                continue
+            }
+            leading = true
+            let batch = waiting
+            waiting = []
+            queue.unlock()
+            runBatch(batch)
+            queue.lock()
+            leading = false
+            for j in batch { j.done = true }
+            queue.broadcast()
+        }
+        queue.unlock()
+        guard let result else { throw .storage("internal error: a change was not run") }
+        return try result.get()
+    }
+
+    private func runBatch(_ batch: [Job]) {
+        do throws(EditError) {
+            try locked { () throws(EditError) in
+                try refreshIfChanged()
+                var applied: [Job] = []
+                for job in batch where job.run() { applied.append(job) }
+                do throws(EditError) { try flush() } catch {
+                    for job in applied { job.fail(error) }
+                }
+            }
+        } catch {
+            // The lock or the re-read failed: nothing ran.
+            for job in batch { job.fail(error) }
+        }
     }
 
     private func validate(_ bytes: [UInt8]) throws(EditError) {
@@ -345,4 +455,12 @@ public final class BookEditor: @unchecked Sendable {
         if parts.isEmpty { parts.append(before == after ? "no change" : "page fields changed") }
         return parts.joined(separator: "; ")
     }
+}
+
+/// One change waiting for a group commit: `run` applies it in memory (false when it was refused),
+/// `fail` replaces its answer when its batch could not be written.
+private final class Job {
+    var run: () -> Bool = { false }
+    var fail: (EditError) -> Void = { _ in }
+    var done = false
 }

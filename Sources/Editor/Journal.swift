@@ -125,10 +125,12 @@ struct JournalFile {
         return entries
     }
 
-    /// Appends one entry and fsyncs it. On failure the file is cut back to its previous length,
-    /// so a refused save leaves no trace. Returns the length before, for `cutBack`.
-    func append(_ entry: JournalEntry) throws(EditError) -> off_t {
-        let line = Array(JSONWriter.compact(entry.json).utf8) + [0x0A]
+    /// Appends entries (a group commit's batch: one write, one fsync). On failure the file is cut
+    /// back to its previous length, so a refused save leaves no trace. Returns the length before,
+    /// for `cutBack`.
+    func append(_ batch: [JournalEntry]) throws(EditError) -> off_t {
+        var line: [UInt8] = []
+        for entry in batch { line += Array(JSONWriter.compact(entry.json).utf8) + [0x0A] }
         let existed = FileIO.exists(path)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw EditError.fromErrno(path, "cannot open the journal") }

@@ -14,6 +14,10 @@ import Geometry
 import Preparation
 import Raster
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A bounded pool for CPU-heavy work, off the event loops: at most `width` jobs run at once on
 /// a concurrent dispatch queue, the rest wait (without holding a thread) in arrival order.
 final class WorkPool: @unchecked Sendable {
@@ -22,14 +26,26 @@ final class WorkPool: @unchecked Sendable {
     private var running = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
     let width: Int
+    /// Set for background work: its jobs run on threads of their own at a lower CPU priority.
+    private let background: BackgroundThreads?
 
-    init(width: Int) { self.width = max(1, width) }
+    /// `lowPriority`: for work nobody waits for (the editor remaking a saved page's images), which
+    /// must not take the cores from requests — saves, page turns — on a small machine. Dispatch's
+    /// QoS classes do not lower a thread's priority on Linux, so these are threads of their own.
+    init(width: Int, lowPriority: Bool = false) {
+        self.width = max(1, width)
+        background = lowPriority ? BackgroundThreads(count: self.width) : nil
+    }
 
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         await acquire()
         defer { release() }
         return try await withCheckedThrowingContinuation { c in
-            queue.async { c.resume(with: Result { try work() }) }
+            if let background {
+                background.submit { c.resume(with: Result { try work() }) }
+            } else {
+                queue.async { c.resume(with: Result { try work() }) }
+            }
         }
     }
 
@@ -55,6 +71,45 @@ final class WorkPool: @unchecked Sendable {
             return waiting.removeFirst()  // the slot passes straight to the next job
         }
         next?.resume()
+    }
+}
+
+/// Threads that lower their own scheduling priority (nice +10) once, when they start, and then run
+/// the jobs given to them in order. A thread's niceness cannot be raised back without privileges,
+/// which is why these are not the shared dispatch threads.
+final class BackgroundThreads: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+
+    init(count: Int) {
+        for i in 0..<max(1, count) {
+            let t = Thread { [self] in
+                #if canImport(Glibc)
+                // On Linux the nice value is per thread, and `who` 0 is the calling thread.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+                #endif
+                loop()
+            }
+            t.name = "picturebook.background.\(i)"
+            t.start()
+        }
+    }
+
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func loop() -> Never {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job()
+        }
     }
 }
 
@@ -284,7 +339,12 @@ struct AssetStore: Sendable {
         return (path, key)
     }
 
+    /// Set around work nobody waits for (the editor's remaking of a saved page's images): the
+    /// images are made on this pool instead of the one requests use.
+    @TaskLocal static var backgroundPool: WorkPool?
+
     private func ensure(folder: String, key: String, ext: String, label: String, make: @escaping @Sendable () throws -> [UInt8]) async throws -> String {
+        let pool = Self.backgroundPool ?? pool
         let path = folder + "/" + ETag.of(key: Self.version + " " + key).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) + "." + ext
         do {
             if !FileIO.isDirectory(folder) { try FileIO.createDirectory(folder) }

@@ -53,6 +53,9 @@ final class EditService: Sendable {
     let status = RegenerationStatus()
     /// Argon2id takes 64 MiB and tens of milliseconds per check: two at a time at most.
     let hashing = WorkPool(width: 2)
+    /// Remaking saved pages' images: one at a time, at a lower CPU priority than requests, so a
+    /// burst of saves does not slow the saves themselves (measured: Documentation/Editing.md).
+    let regenerating = WorkPool(width: 1, lowPriority: true)
 
     init(configuration: EditConfiguration) {
         self.configuration = configuration
@@ -201,6 +204,17 @@ extension ReaderServer {
             let (_, editor) = try await self.editor(context, edit)
             let entries = try await Self.run { () throws(EditError) in try editor.history() }
             return Self.jsonResponse(.ok, ["entries": .array(entries.map(Self.historyItem))])
+        }
+        router.get("/api/edit/books/:id/revisions/:revision") { request, context in
+            _ = try await self.signedIn(request, edit)
+            let (_, editor) = try await self.editor(context, edit)
+            let target = context.parameters.get("revision") ?? ""
+            do {
+                let book = try await Self.run { () throws(EditError) in try editor.book(at: target) }
+                return Self.jsonResponse(.ok, ["revision": .string(target), "book": book])
+            } catch let e as EditError {
+                return Self.editErrorResponse(e)
+            }
         }
         router.post("/api/edit/books/:id/restore") { request, context in
             let (_, user) = try await self.authorised(request, edit, role: .admin)
@@ -384,7 +398,11 @@ extension ReaderServer {
         let key = "\(book.id)/\(n)"
         await edit.status.start(key, revision: result.revision)
         let revision = result.revision
-        Task.detached(priority: .utility) { await self.regenerate(id: book.id, n: n, key: key, revision: revision, edit) }
+        Task.detached(priority: .utility) {
+            await AssetStore.$backgroundPool.withValue(edit.regenerating) {
+                await self.regenerate(id: book.id, n: n, key: key, revision: revision, edit)
+            }
+        }
         var r = Self.jsonResponse(.ok, ["revision": .string(result.revision), "page": result.page])
         r.headers[.eTag] = "\"\(result.revision)\""
         return r
@@ -415,7 +433,7 @@ extension ReaderServer {
 
     static func historyItem(_ e: JournalEntry) -> JSONValue {
         .object([
-            "seq": .number(JSONNumber(e.seq)), "revision": .string(e.revision), "user": .string(e.user), "time": .string(e.time),
+            "seq": .number(JSONNumber(e.seq)), "revision": .string(e.revision), "base": .string(e.base), "user": .string(e.user), "time": .string(e.time),
             "page": e.page.map { .number(JSONNumber($0)) } ?? .null, "kind": .string(e.kind.rawValue), "summary": .string(e.summary),
         ])
     }

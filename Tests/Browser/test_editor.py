@@ -4,7 +4,8 @@ mouse and keyboard), against a real `picturebook serve --edit` with real account
 The module starts its own editing server on copies of two sample books (the reader server of
 Tools/test-browser.sh stays read-only and is used for the anonymous checks). A second editor is
 scripted with urllib to provoke conflicts. Set EDITOR_URL (+ EDITOR_BOOKS, the folder it serves) to
-test an already running editing server whose users alice/bob have the passwords below instead.
+test an already running editing server whose users alice/bob (editors) and carol (admin) have the
+passwords below instead.
 """
 import http.cookiejar
 import json
@@ -23,7 +24,8 @@ from conftest import PORTRAIT, ROOT
 
 DESKTOP = (1280, 800)
 KITE = "salmas-red-kite"
-PASSWORDS = {"alice": "correct horse 1", "bob": "battery staple 2"}
+PASSWORDS = {"alice": "correct horse 1", "bob": "battery staple 2", "carol": "admin carol 3"}
+ROLES = {"alice": "editor", "bob": "editor", "carol": "admin"}
 SIZES = [pytest.param(PORTRAIT, id="phone"), pytest.param(DESKTOP, id="desktop")]
 
 
@@ -57,10 +59,10 @@ def editing(tmp_path_factory):
     books = tmp / "books"
     books.mkdir()
     for size in ("phone", "desktop"):
-        for use in ("flow", "conflict", "keys"):
+        for use in ("flow", "conflict", "keys", "history", "zoom"):
             _book_copy(books, f"{use}-{size}", extra_langs=("ja",))
     for name, pw in PASSWORDS.items():
-        r = subprocess.run([binary, "users", "add", name, "--role", "editor", "--library", str(books), "--password-stdin"],
+        r = subprocess.run([binary, "users", "add", name, "--role", ROLES[name], "--library", str(books), "--password-stdin"],
                            input=pw + "\n", capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, f"users add {name}: {r.stderr}"
     log = open(tmp / "server.log", "w")

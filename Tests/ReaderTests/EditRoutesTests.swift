@@ -204,6 +204,30 @@ func editedPage(_ book: [String: Any], _ n: Int, text: String) throws -> [String
         }
     }
 
+    /// The history dialog reads an earlier revision to put a page back: signed in only, a
+    /// revision the history names, the book exactly as it was then.
+    @Test func earlierRevisionsCanBeRead() async throws {
+        let f = try EditFixture()
+        try await f.server.makeApplication().test(.router) { client in
+            let (_, ann) = try await client.signIn("ann", EditFixture.annPassword)
+            let doc = try json(try await client.call("/api/edit/books/farm", .get, as: ann))
+            let r0 = try #require(doc["revision"] as? String)
+            let book = try #require(doc["book"] as? [String: Any])
+            let saved = try json(try await client.call("/api/edit/books/farm/pages/2", .put, as: ann, ifMatch: r0, json: try editedPage(book, 2, text: "Later")))
+            let r1 = try #require(saved["revision"] as? String)
+            #expect(try await client.call("/api/edit/books/farm/revisions/\(r0)", .get).status == .unauthorized)
+            #expect(try await client.call("/api/edit/books/farm/revisions/9-0000000000000000", .get, as: ann).status == .notFound)
+            let history = try #require(try json(try await client.call("/api/edit/books/farm/history", .get, as: ann))["entries"] as? [[String: Any]])
+            #expect(history.first?["base"] as? String == r0)
+            let then = try json(try await client.call("/api/edit/books/farm/revisions/\(r0)", .get, as: ann))
+            #expect(NSDictionary(dictionary: try #require(then["book"] as? [String: Any])).isEqual(to: book))
+            let now = try json(try await client.call("/api/edit/books/farm/revisions/\(r1)", .get, as: ann))
+            let pages = try #require((now["book"] as? [String: Any])?["pages"] as? [[String: Any]])
+            let boxes = try #require(pages[1]["textBoxes"] as? [[String: Any]])
+            #expect((boxes[0]["text"] as? [String: Any])?["en"] as? String == "Later")
+        }
+    }
+
     @Test func bruteForceIsSlowedWith429() async throws {
         let f = try EditFixture()
         try await f.server.makeApplication().test(.router) { client in

@@ -12,6 +12,7 @@
     ['← ↑ → ↓', 'move the selected box 1 px (Shift: 10 px)'], ['Alt + arrows', 'resize it'],
     ['Delete', 'delete it'], ['N', 'new box'], ['Tab', 'next box (when the page has focus)'],
     ['Esc', 'deselect'], ['Ctrl/⌘ + S', 'save'], ['Ctrl/⌘ + Z', 'undo'],
+    ['+ / − / 0', 'zoom in, out, fit the page'], ['Ctrl/⌘ + wheel', 'zoom at the pointer (the wheel pans)'],
   ];
   const CORNERS = ['nw', 'ne', 'sw', 'se'];
   const ui = pb.editor;
@@ -20,6 +21,7 @@
     constructor(bookId, n, reader) {
       this.bookId = bookId; this.n = n; this.reader = reader;
       this.undoStack = []; this.selected = null; this.op = null;
+      this.zoom = 1; this.pan = { x: 0, y: 0 };
       this.onKey = (e) => this.key(e);
       this.onResize = () => this.fit();
     }
@@ -100,32 +102,39 @@
         b('‹', 'prev-page', () => this.goPage(-1), { 'aria-label': 'Previous page', title: 'Previous page' }),
         b('›', 'next-page', () => this.goPage(1), { 'aria-label': 'Next page', title: 'Next page' }),
         this.stateEl,
-        b('Undo', 'undo', () => this.undo()), this.saveBtn,
+        b('Undo', 'undo', () => this.undo()),
+        b('History', 'history', () => Editor.history(this), { title: 'Who changed this page and the book, and when; put an earlier version back' }),
+        this.saveBtn,
         b('Keys', 'keys', () => this.help(), { title: 'Keyboard shortcuts' }), Editor.slot(null));
     }
 
     render() {
       const p = this.page;
+      this.scanWidth = Math.min(1280, innerWidth);
       this.scan = h('img', { class: 'ed-scan', alt: `Scan of page ${this.n}`, draggable: 'false',
-        src: sized(`/api/books/${encodeURIComponent(this.bookId)}/pages/${this.n}/scan`, Math.min(1280, innerWidth)) });
+        src: sized(`/api/books/${encodeURIComponent(this.bookId)}/pages/${this.n}/scan`, this.scanWidth) });
+      this.zoom = 1; this.pan = { x: 0, y: 0 };
       this.layer = h('div', { class: 'ed-layer' });
       this.sheet = h('div', { class: 'ed-sheet' }, this.scan, this.layer);
-      this.stage = h('div', { class: 'ed-stage', tabindex: '0', 'aria-label': `Page ${this.n}: ${p.textBoxes ? p.textBoxes.length : 0} boxes. Drag on the page to add a box.` }, this.sheet);
+      this.stage = h('div', { class: 'ed-stage', tabindex: '0', 'aria-label': `Page ${this.n}: ${p.textBoxes ? p.textBoxes.length : 0} boxes. Drag on the page to add a box; pinch or + and − to zoom.` }, this.sheet, this.zoomControls());
       this.side = h('div', { class: 'ed-side' });
       this.el.replaceChildren(this.barEl(), h('div', { class: 'ed-body' }, this.stage, this.side));
       this.attachPointer();
+      this.attachPinch();
       this.fit();
       this.drawBoxes(); this.drawSide(); this.updateState();
       this.scan.decode().catch(() => {}).then(() => { ui.ready = true; });
       ui.page = this.n; ui.revision = this.revision;
     }
-    // The scan fills the stage; boxes are placed in scan px times this.scale.
+    // At zoom 1 the scan fills the stage; boxes are placed in scan px times this.scale, which is
+    // that fitted scale times the zoom (editor-zoom.js).
     fit() {
       if (!this.stage || !this.stage.isConnected) return;
       const r = this.stage.getBoundingClientRect();
       const s = Math.min((r.width - 16) / this.page.width, (r.height - 16) / this.page.height);
-      this.scale = Math.max(0.02, s);
-      Object.assign(this.sheet.style, { width: this.page.width * this.scale + 'px', height: this.page.height * this.scale + 'px' });
+      this.fitScale = Math.max(0.02, s);
+      this.scale = this.fitScale * this.zoom;
+      this.layoutSheet();
       this.drawBoxes();
     }
     // Reading only: a page without boxes keeps having no textBoxes field until one is added.
@@ -301,7 +310,7 @@
         return { x: (e.clientX - r.left) / this.scale, y: (e.clientY - r.top) / this.scale };
       };
       st.addEventListener('pointerdown', (e) => {
-        if (e.button > 0 || this.op) return;
+        if (e.button > 0 || this.op || this.pinch || e.target.closest('.ed-zoom')) return;
         const pt = toScan(e);
         const handle = e.target.closest('.ed-handle'), boxEl = e.target.closest('.ed-box');
         if (handle && boxEl) this.op = { kind: 'resize', corner: handle.dataset.corner, id: boxEl.dataset.id };
@@ -387,6 +396,9 @@
       } else if ((k === 'Delete' || k === 'Backspace') && this.selected) { e.preventDefault(); this.deleteBox(); }
       else if ((k === 'n' || k === 'N') && !mod && !e.altKey) { e.preventDefault(); this.addBox(); }
       else if (k === 'Escape') { e.preventDefault(); if (this.selected) this.select(null); }
+      else if ((k === '+' || k === '=') && !mod) { e.preventDefault(); this.setZoom(this.zoom * 1.5); }
+      else if (k === '-' && !mod) { e.preventDefault(); this.setZoom(this.zoom / 1.5); }
+      else if (k === '0' && !mod) { e.preventDefault(); this.setZoom(1); }
       else if (k === 'Tab' && document.activeElement === this.stage) {
         const ids = this.sortedBoxes().map((b) => b.id);
         const i = ids.indexOf(this.selected) + (e.shiftKey ? -1 : 1);
@@ -397,7 +409,7 @@
     help() {
       const m = modal('Keyboard shortcuts', [
         h('dl', { class: 'ed-keys' }, ...KEYS.flatMap(([k, v]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, v)])),
-        h('p', {}, 'On a touch screen: tap a box to select it, drag it to move it, drag a round corner handle to resize it, drag on the empty page to draw a new box.'),
+        h('p', {}, 'On a touch screen: tap a box to select it, drag it to move it, drag a round corner handle to resize it, drag on the empty page to draw a new box. Pinch with two fingers to zoom, and move them to pan; or use the + and − buttons.'),
         h('button', { class: 'help-ok', type: 'button', onclick: () => m.close() }, 'OK')], { cls: 'ed-help' });
     }
 

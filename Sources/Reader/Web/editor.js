@@ -208,7 +208,7 @@ window.Editor = (() => {
   let Page = { open: null };
   return {
     shared, slot, signInDialog, signOut, refreshSession, sessionKnown,
-    register(PageClass) { Page = PageClass; },
+    register(PageClass) { Page = PageClass; this.Page = PageClass; },
     // reader.js: the version to add to a page's image URLs (undefined when never edited here).
     assetVersion: (bookId, n) => assetVersions[`${bookId}/${n}`],
     // reader.js's router asks before leaving: false keeps the editor (it asks the user itself).
