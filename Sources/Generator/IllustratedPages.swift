@@ -40,8 +40,9 @@ extension PageGenerator {
         var order = Array(illustrations.indices)
         rng.shuffle(&order)
         // Panoramas want the widest plates: a portrait plate stretched over a spread is mostly crop.
-        let wide = illustrations.indices.sorted { illustrations[$0].aspect > illustrations[$1].aspect }
-            .prefix(max(1, illustrations.count / 4))
+        let byWidth = illustrations.indices.sorted { illustrations[$0].aspect > illustrations[$1].aspect }
+        let landscape = byWidth.filter { illustrations[$0].aspect >= 1.1 }
+        let wide = landscape.isEmpty ? Array(byWidth.prefix(max(1, illustrations.count / 4))) : landscape
         var units: [UnitPlan] = []
         var page = 1, next = 0, index = 0
         // Every layout appears early, so a short corpus still has them all.
@@ -53,7 +54,7 @@ extension PageGenerator {
             if layout == .panorama && remaining < 2 { layout = .fullPage }
             let image: Int
             if layout == .panorama {
-                image = Array(wide)[u.int(0...(wide.count - 1))]
+                image = wide[u.int(0...(wide.count - 1))]
             } else {
                 image = order[next % order.count]
                 next += 1
