@@ -14,6 +14,9 @@ Corpora
          4_illustration and 5_stamp are not text (a box on them is a false box).
   synth  our own generator (`picturebook generate`, fixed seed): the corpus the detector was tuned
          on, shown for contrast. Truth is its truth.json; page numbers are neutral.
+  synth2 synthetic from real illustrations (`picturebook generate --illustrations
+         Benchmarks/Illustrations`, fixed seed): real plates with text typeset over and beside them;
+         never tuned on. Same truth.json format, read the same way as synth.
 
 Matching rules: those of Tools/bench-analysis.py (imported from it, not re-invented):
   * a truth block is found when detections together cover >= 80 % of its area;
@@ -29,7 +32,7 @@ block granularity cannot be what decides the ranking. NDL's truth is drawn per l
 table scores every detector's own lines there (the lines of Picturebook's learned blocks, from
 analyze's JSON; PP-OCRv4's ungrouped; Tesseract's level-4 lines).
 
-Usage: bench-unseen.py --work WORK [--real DIR] [--heldout DIR] [--ndl DIR] [--synth DIR] [--worst N]
+Usage: bench-unseen.py --work WORK [--real DIR] [--heldout DIR] [--ndl DIR] [--synth DIR] [--synth2 DIR] [--worst N]
 """
 import argparse, glob, importlib.util, json, math, os, statistics, sys
 import xml.etree.ElementTree as ET
@@ -165,7 +168,7 @@ def load_ndl(root):
     return pages
 
 
-def load_synth(root):
+def load_synth(root, cid="synth"):
     path = os.path.join(root, "truth.json")
     try:
         truth = json.load(open(path))
@@ -179,7 +182,7 @@ def load_synth(root):
         neutral = [xyxy(b["rect"]) for b in p["textBoxes"] if b["role"] == "pageNumber"]
         # Page numbers grow too: their truth is the ink before blur, like the text's.
         neutral = [(r[0] - reach, r[1] - reach, r[2] + reach, r[3] + reach) for r in neutral]
-        pages.append(page(f"synth/{p['image']}", "synth", p["image"], text, neutral, reach))
+        pages.append(page(f"{cid}/{p['image']}", cid, p["image"], text, neutral, reach))
     return pages
 
 
@@ -312,6 +315,7 @@ def main():
     ap.add_argument("--heldout", help="Benchmarks/HeldOut: real books no rule was ever chosen on")
     ap.add_argument("--ndl")
     ap.add_argument("--synth")
+    ap.add_argument("--synth2")
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--ours-file", default="ours.json", help="name of analyze's JSON in each set folder")
     ap.add_argument("--no-ours-ms", action="store_true", help="leave Picturebook's time out (a debug build's time means nothing)")
@@ -327,8 +331,10 @@ def main():
             corpora.append(("ndl", "NDL scans (ndl-docl-dev)", load_ndl(a.ndl)))
         if a.synth:
             corpora.append(("synth", "synthetic (our generator)", load_synth(a.synth)))
+        if a.synth2:
+            corpora.append(("synth2", "synthetic from real illustrations", load_synth(a.synth2, "synth2")))
         if not corpora:
-            raise BenchError("no corpus given (--real, --heldout, --ndl, --synth)")
+            raise BenchError("no corpus given (--real, --heldout, --ndl, --synth, --synth2)")
         results = {}
         for cid, _, pages in corpora:
             dets, times, lines = load_detections(a.work, cid, pages, a.ours_file)
@@ -347,7 +353,8 @@ def main():
         tuned = {"synth": "the classical detector's tuning corpus",
                  "real": "some learned-detector settings were scored on it",
                  "heldout": "held out: only ever scored",
-                 "ndl": "one page looked at for the learned detector's region score"}[cid]
+                 "ndl": "one page looked at for the learned detector's region score",
+                 "synth2": "never tuned on"}[cid]
         print(f"- {cid}: {title}: {len(pages)} pages, {tb} text blocks, {tf} text-free pages ({tuned})")
 
     def table(which, heading):
@@ -383,7 +390,7 @@ def main():
           "PP-OCRv4 = the detector call (decoded image, model loaded); Tesseract = the whole process.")
 
     for cid, title, _ in corpora:
-        if cid == "synth":
+        if cid in ("synth", "synth2"):
             continue
         pages, dets, times, res, _, _ = results[cid]
         print(f"\nRecall per truth kind, {title}:\n")

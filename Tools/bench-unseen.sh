@@ -5,6 +5,8 @@
 #   heldout Benchmarks/HeldOut (hand-checked real picture books, held out: only ever scored)
 #   ndl    ../shared/realdata/ndl-docl-dev (NDL scans with VOC truth; never tuned on)
 #   synth  our own generator, 20 pages, seed 4001 (the kind of corpus the detector was tuned on)
+#   synth2 synthetic from real illustrations: Benchmarks/Illustrations with text typeset over and
+#          beside them (`generate --illustrations`), 24 pages, seed 5001 (never tuned on)
 # and prints one table with the corpora side by side (Tools/bench-unseen.py scores them).
 #
 #   Tools/bench-unseen.sh                   everything (minutes: Tesseract is the slow part)
@@ -37,6 +39,7 @@ if [ ! -d "$ndl" ]; then echo "bench-unseen: NDL corpus not found at $ndl (set N
 real=$root/Benchmarks/RealCorpus
 heldout=$root/Benchmarks/HeldOut
 synth_seed=4001 synth_pages=20
+synth2_seed=5001 synth2_pages=24
 
 if ((setup)); then Tools/setup.sh --ocr --detector; fi
 py=.build/venv-ocr/bin/python
@@ -87,6 +90,14 @@ if ((!peers_only)); then
     rm -rf "$synth"
     "$bin" generate --out "$synth" --pages "$synth_pages" --seed "$synth_seed" --difficulty mixed --size 1600x2000 --no-clean >/dev/null
   fi
+  # Keyed by the illustrations' checksums too: new plates make a new corpus.
+  ill_key=$(cat Benchmarks/Illustrations/sources.json | sha256sum | cut -c1-12)
+  synth2=.build/corpus/illustrated-1600x2000-seed-$synth2_seed-p$synth2_pages-$ill_key
+  if [ ! -f "$synth2/truth.json" ]; then
+    rm -rf "$synth2"
+    "$bin" generate --illustrations Benchmarks/Illustrations --out "$synth2" --pages "$synth2_pages" \
+      --seed "$synth2_seed" --difficulty mixed --size 1600x2000 >/dev/null
+  fi
 fi
 
 for book in "$real"/*.json; do
@@ -101,7 +112,8 @@ run_set ndl ndl "$ndl"
 if ((peers_only)); then exit 0; fi
 
 run_set synth synth "$synth"
+run_set synth2 synth2 "$synth2"
 
 echo "# Cross-corpus detection benchmark — $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (+ uncommitted Sources changes)'), $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# Tesseract $(tesseract --version 2>&1 | head -1 | cut -d' ' -f2), $("$py" -c 'import importlib.metadata as m; print("rapidocr-onnxruntime", m.version("rapidocr-onnxruntime"), "/ onnxruntime", m.version("onnxruntime"))')"
-python3 Tools/bench-unseen.py --work "$work" --real "$real" --heldout "$heldout" --ndl "$ndl" --synth "$synth"
+python3 Tools/bench-unseen.py --work "$work" --real "$real" --heldout "$heldout" --ndl "$ndl" --synth "$synth" --synth2 "$synth2"

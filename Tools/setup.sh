@@ -24,6 +24,10 @@ packages=(
   pkg-config
   libpng-dev libjpeg62-turbo-dev libfreetype-dev libharfbuzz-dev libfribidi-dev
   fonts-noto-core fonts-noto-cjk
+  # More faces for the generator's corpus from real illustrations (`generate --illustrations`):
+  # serif, sans, display and hand-lettered-looking type beyond Noto (Liberation, URW base 35 with
+  # its Z003 chancery, Comic Neue, DejaVu).
+  fonts-dejavu-core fonts-liberation fonts-urw-base35 fonts-comic-neue
   unicode-data libhyphen-dev hyphen-en-us libthai-dev zlib1g-dev
   # Scans as libraries deliver them: TIFF (libtiff), JPEG 2000 (OpenJPEG) and PDF (Poppler's C API,
   # which renders through cairo), read by Codecs; libtiff-tools' tiffcp and OpenJPEG's opj_compress

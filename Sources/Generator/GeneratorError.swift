@@ -10,6 +10,9 @@ public enum GeneratorError: Error, CustomStringConvertible, Equatable {
     case story(path: String, reason: String)
     /// Writing an output failed.
     case output(path: String, reason: String)
+    /// The illustrations folder (`generate --illustrations`) is missing, empty, or holds a file
+    /// that is not an image.
+    case illustrations(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -17,6 +20,7 @@ public enum GeneratorError: Error, CustomStringConvertible, Equatable {
         case .invalidOption(let n, let r): return "\(n): \(r)"
         case .story(let p, let r): return "\(p): \(r)"
         case .output(let p, let r): return "\(p): \(r)"
+        case .illustrations(let p, let r): return "illustrations \(p): \(r)"
         }
     }
 }

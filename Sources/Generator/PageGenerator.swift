@@ -31,7 +31,9 @@ public enum PageGenerator {
     /// depends only on the plan, never on the thread or on other units.
     public static func render(_ plan: BookPlan, unit index: Int) throws(GeneratorError) -> [GeneratedPage] {
         precondition(index >= 0 && index < plan.units.count, "unit \(index) outside 0..<\(plan.units.count)")
-        return try UnitRenderer(plan: plan, unit: plan.units[index]).render()
+        let unit = plan.units[index]
+        if let spec = unit.illustrated { return try IllustratedRenderer(plan: plan, unit: unit, spec: spec).render() }
+        return try UnitRenderer(plan: plan, unit: unit).render()
     }
 }
 
@@ -45,7 +47,7 @@ private struct PlacedBlock {
     var box: Rect { Rect(origin: origin, size: set.size) }
 }
 
-private struct UnitRenderer {
+struct UnitRenderer {
     let plan: BookPlan
     let unit: UnitPlan
     let W: Int, H: Int
@@ -201,7 +203,7 @@ private struct UnitRenderer {
 
     /// Sets a group of blocks and stacks them in `region` (rows for horizontal text, columns for
     /// vertical), shrinking the type until the group fits.
-    func placeGroup(_ blocks: [BlockPlan], in region: Rect, avoiding taken: [Rect], rng: inout SeededRandom) throws(GeneratorError) -> [PlacedBlock] {
+    fileprivate func placeGroup(_ blocks: [BlockPlan], in region: Rect, avoiding taken: [Rect], rng: inout SeededRandom) throws(GeneratorError) -> [PlacedBlock] {
         let vertical = blocks[0].orientation != .horizontal
         var shrink = 1.0
         var sets: [SetBlock] = []

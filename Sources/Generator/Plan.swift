@@ -87,6 +87,8 @@ struct UnitPlan: Sendable {
     var degradations: [ScanDegradation]
     /// book.json page roles, one per page ("cover", "plate", ...), when a story gives them.
     var roles: [String]? = nil
+    /// Set for units composed from real illustrations (`IllustratedRenderer` draws them).
+    var illustrated: IllustratedUnit? = nil
 
     var pageNumbers: [Int] { isSpread ? [firstPage, firstPage + 1] : [firstPage] }
 }
@@ -101,6 +103,8 @@ public struct BookPlan: Sendable {
     public var seed: UInt64
     public var difficulty: Difficulty
     var units: [UnitPlan]
+    /// The decoded plates, for a corpus composed from real illustrations.
+    var illustrations: [Illustration]? = nil
 
     public var pageCount: Int { units.reduce(0) { $0 + ($1.isSpread ? 2 : 1) } }
     public var spreads: [[Int]] { units.filter(\.isSpread).map { [$0.firstPage, $0.firstPage + 1] } }

@@ -21,9 +21,19 @@ public enum BlockOrientation: String, Sendable, Codable, CaseIterable {
     case verticalRL
 }
 
-/// The type styles the generator uses.
+/// The type styles the generator uses. The first four are Noto (every script); the rest are
+/// Latin faces from other Debian font packages, used by the corpus from real illustrations so a
+/// detector meets type it was not tuned on: italics, display faces and hand-lettered-looking ones.
 enum FontStyle: String, Sendable, CaseIterable {
     case serif, serifBold, sans, sansBold
+    case serifItalic, liberationSerif, liberationSansBold, dejavuSans, dejavuSerifBoldItalic
+    case bookman, gothic, palatinoItalic, schoolbook, chancery, comic, comicBold, displaySerif
+
+    /// Faces a reader would call display or hand-lettered: set large, in titles and bubbles.
+    static let display: [FontStyle] = [.bookman, .gothic, .chancery, .comicBold, .displaySerif, .dejavuSerifBoldItalic]
+    /// Faces for running text.
+    static let text: [FontStyle] = [.serif, .sans, .serifItalic, .liberationSerif, .dejavuSans, .palatinoItalic,
+                                    .schoolbook, .comic, .serifBold, .liberationSansBold, .sansBold]
 }
 
 struct TextRequest: Sendable {
@@ -68,17 +78,32 @@ enum TextSetter {
     /// One registry per style; each loads its faces once, on first use, and is thread-safe.
     private static let registries: [FontStyle: FontRegistry] = {
         var out: [FontStyle: FontRegistry] = [:]
-        let noto = "/usr/share/fonts/truetype/noto/"
+        let noto = "/usr/share/fonts/truetype/noto/", urw = "/usr/share/fonts/opentype/urw-base35/"
+        let lib = "/usr/share/fonts/truetype/liberation/", dejavu = "/usr/share/fonts/truetype/dejavu/"
+        let comic = "/usr/share/fonts/opentype/comic-neue/"
         let faces: [FontStyle: [String]] = [
-            .serif: ["NotoSerif-Regular.ttf", "NotoNaskhArabic-Regular.ttf"],
-            .serifBold: ["NotoSerif-Bold.ttf", "NotoNaskhArabic-Bold.ttf"],
-            .sans: ["NotoSans-Regular.ttf", "NotoSansArabic-Regular.ttf"],
-            .sansBold: ["NotoSans-Bold.ttf", "NotoSansArabic-Bold.ttf"],
+            .serif: [noto + "NotoSerif-Regular.ttf", noto + "NotoNaskhArabic-Regular.ttf"],
+            .serifBold: [noto + "NotoSerif-Bold.ttf", noto + "NotoNaskhArabic-Bold.ttf"],
+            .sans: [noto + "NotoSans-Regular.ttf", noto + "NotoSansArabic-Regular.ttf"],
+            .sansBold: [noto + "NotoSans-Bold.ttf", noto + "NotoSansArabic-Bold.ttf"],
+            .serifItalic: [noto + "NotoSerif-Italic.ttf"],
+            .displaySerif: [noto + "NotoSerifDisplay-Bold.ttf"],
+            .liberationSerif: [lib + "LiberationSerif-Regular.ttf"],
+            .liberationSansBold: [lib + "LiberationSans-Bold.ttf"],
+            .dejavuSans: [dejavu + "DejaVuSans.ttf"],
+            .dejavuSerifBoldItalic: [dejavu + "DejaVuSerif-BoldItalic.ttf"],
+            .bookman: [urw + "URWBookman-Demi.otf"],
+            .gothic: [urw + "URWGothic-Demi.otf"],
+            .palatinoItalic: [urw + "P052-Italic.otf"],
+            .schoolbook: [urw + "C059-Roman.otf"],
+            .chancery: [urw + "Z003-MediumItalic.otf"],
+            .comic: [comic + "ComicNeue-Regular.otf"],
+            .comicBold: [comic + "ComicNeue-Bold.otf"],
         ]
         for style in FontStyle.allCases {
             let registry = FontRegistry()
             // A missing face only narrows the variety: the system chain still covers the script.
-            for file in faces[style] ?? [] { _ = try? registry.register(fileAt: noto + file) }
+            for file in faces[style] ?? [] { _ = try? registry.register(fileAt: file) }
             out[style] = registry
         }
         return out

@@ -15,6 +15,7 @@ struct Generate: ParsableCommand {
             Examples:
               picturebook generate --out corpus --pages 40 --seed 1 --difficulty mixed
               picturebook generate --out /tmp/farm --story Tools/books/board.json
+              picturebook generate --illustrations Benchmarks/Illustrations --out synth2 --pages 24 --seed 5001
             """)
 
     @Option(name: .long, help: "Output directory (created if missing).")
@@ -35,6 +36,9 @@ struct Generate: ParsableCommand {
     @Option(name: .long, help: "Illustrate a story file (Tools/books/*.json) instead of random pages; --pages, --seed, --size and --difficulty come from the story.")
     var story: String?
 
+    @Option(name: .long, help: "Compose pages from the real illustrations (PNG/JPEG) in this folder, with text typeset over and beside them, instead of painted scenes; --difficulty sets the scan wear.")
+    var illustrations: String?
+
     @Flag(name: .long, help: "Do not write the clean backgrounds.")
     var noClean = false
 
@@ -48,7 +52,18 @@ struct Generate: ParsableCommand {
         do {
             let plan: BookPlan
             if let story {
+                if illustrations != nil {
+                    throw GeneratorError.invalidOption(name: "--illustrations", reason: "cannot be combined with --story")
+                }
                 plan = try Story.load(story).plan(path: story)
+            } else if let illustrations {
+                guard let d = Difficulty(rawValue: difficulty) else {
+                    throw GeneratorError.invalidOption(name: "--difficulty", reason: "expected easy, mixed or hard, got '\(difficulty)'")
+                }
+                let (w, h) = try GeneratorOptions.parseSize(size)
+                let options = GeneratorOptions(seed: seed, pageCount: pages, width: w, height: h, difficulty: d)
+                try options.validate()
+                plan = try PageGenerator.plan(options, illustrations: IllustrationLibrary.load(illustrations))
             } else {
                 guard let d = Difficulty(rawValue: difficulty) else {
                     throw GeneratorError.invalidOption(name: "--difficulty", reason: "expected easy, mixed or hard, got '\(difficulty)'")
