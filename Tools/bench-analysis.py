@@ -111,9 +111,11 @@ def score(pages, detections):
     return overall, by_style, by_script, false_on_illustration, illustration_pages, false_total
 
 
-def tesseract_blocks(tsv_path):
-    """Level-2 (block) boxes of a `tesseract --psm 3 tsv` file that hold at least one word."""
-    blocks, has_words = {}, set()
+def tesseract_boxes(tsv_path, level=2):
+    """Boxes of a `tesseract --psm 3 tsv` file at `level` (2 blocks, 3 paragraphs, 4 lines) that
+    hold at least one word."""
+    keys = ("block_num", "par_num", "line_num")[:level - 1]
+    boxes, has_words = {}, set()
     with open(tsv_path, encoding="utf-8", errors="replace") as f:
         header = f.readline().rstrip("\n").split("\t")
         idx = {k: i for i, k in enumerate(header)}
@@ -121,13 +123,18 @@ def tesseract_blocks(tsv_path):
             c = line.rstrip("\n").split("\t")
             if len(c) < len(header):
                 c += [""] * (len(header) - len(c))
-            level, block = int(c[idx["level"]]), int(c[idx["block_num"]])
-            if level == 2:
-                blocks[block] = {"x": int(c[idx["left"]]), "y": int(c[idx["top"]]),
-                                 "width": int(c[idx["width"]]), "height": int(c[idx["height"]])}
-            elif level == 5 and c[idx["text"]].strip():
-                has_words.add(block)
-    return [r for b, r in blocks.items() if b in has_words]
+            row_level, key = int(c[idx["level"]]), tuple(int(c[idx[k]]) for k in keys)
+            if row_level == level:
+                boxes[key] = {"x": int(c[idx["left"]]), "y": int(c[idx["top"]]),
+                              "width": int(c[idx["width"]]), "height": int(c[idx["height"]])}
+            elif row_level == 5 and c[idx["text"]].strip():
+                has_words.add(key)
+    return [r for k, r in boxes.items() if k in has_words]
+
+
+def tesseract_blocks(tsv_path):
+    """Level-2 (block) boxes that hold at least one word."""
+    return tesseract_boxes(tsv_path, 2)
 
 
 def print_table(name, result):

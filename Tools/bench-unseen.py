@@ -40,7 +40,7 @@ import xml.etree.ElementTree as ET
 _spec = importlib.util.spec_from_file_location("bench_analysis", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-analysis.py"))
 bench_analysis = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench_analysis)
-union_area, tesseract_blocks = bench_analysis.union_area, bench_analysis.tesseract_blocks
+union_area, tesseract_blocks, tesseract_boxes = bench_analysis.union_area, bench_analysis.tesseract_blocks, bench_analysis.tesseract_boxes
 
 DETECTORS = ("ours", "classical", "ppocr", "tesseract")
 LINE_DETECTORS = ("ours", "ppocr", "tesseract")
@@ -186,25 +186,6 @@ def load_synth(root, cid="synth"):
     return pages
 
 
-def tesseract_lines(tsv_path):
-    """Level-4 (text line) boxes of a `tesseract --psm 3 tsv` file that hold at least one word."""
-    lines, has_words = {}, set()
-    with open(tsv_path, encoding="utf-8", errors="replace") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        idx = {k: i for i, k in enumerate(header)}
-        for row in f:
-            c = row.rstrip("\n").split("\t")
-            c += [""] * (len(header) - len(c))
-            key = tuple(int(c[idx[k]]) for k in ("block_num", "par_num", "line_num"))
-            level = int(c[idx["level"]])
-            if level == 4:
-                x, y, w, h = (int(c[idx[k]]) for k in ("left", "top", "width", "height"))
-                lines[key] = (x, y, x + w, y + h)
-            elif level == 5 and c[idx["text"]].strip():
-                has_words.add(key)
-    return [r for k, r in lines.items() if k in has_words]
-
-
 def load_detections(work, corpus, pages, ours_file="ours.json"):
     """{detector: {page key: [xyxy]}}, {detector: [ms]}, {detector: {page key: [xyxy lines]}} from
     the files bench-unseen.sh wrote. Lines are each detector's own text lines (the lines of the
@@ -236,7 +217,7 @@ def load_detections(work, corpus, pages, ours_file="ours.json"):
                 tsv = os.path.join(base, "tesseract", os.path.splitext(name)[0] + ".tsv")
                 if os.path.exists(tsv):
                     dets["tesseract"][key] = [xyxy(r) for r in tesseract_blocks(tsv)]
-                    lines["tesseract"][key] = tesseract_lines(tsv)
+                    lines["tesseract"][key] = [xyxy(r) for r in tesseract_boxes(tsv, 4)]
             with open(os.path.join(base, "tesseract", "times.tsv")) as f:
                 times["tesseract"] += [float(line.split("\t")[1]) * 1000 for line in f if "\t" in line]
         except (OSError, json.JSONDecodeError, KeyError, ValueError) as e:
