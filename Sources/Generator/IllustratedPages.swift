@@ -195,24 +195,14 @@ struct IllustratedRenderer {
         }
 
         // 5. Split and degrade; page and clean share every parameter.
-        var pages: [GeneratedPage] = []
-        for half in 0..<(unit.isSpread ? 2 : 1) {
-            let pageCanvas = unit.isSpread ? canvas.columns(half * W, W) : canvas
-            let cleanCanvas = unit.isSpread ? clean.columns(half * W, W) : clean
-            let inkPage = unit.isSpread ? ink.cropped(to: PixelRect(x: half * W, y: 0, width: W, height: H)) : ink
-            let d = unit.degradations[half]
-            let number = unit.firstPage + half
-            let name = "page-" + format3(number)
+        return unit.pages(canvas: canvas, clean: clean, ink: ink, width: W, height: H) { half, number, name in
             let own = boxes.filter { $0.half == half }.map(\.box)
-            let truth = PageTruth(
+            return PageTruth(
                 number: number, image: name + ".jpg", clean: "clean/" + name + ".png", width: W, height: H,
                 theme: .day, illustrationOnly: !own.contains { $0.role != .pageNumber }, monochrome: false,
                 spread: unit.isSpread ? SpreadTruth(side: half == 0 ? "left" : "right", partner: half == 0 ? number + 1 : number - 1) : nil,
-                role: nil, degradation: d, textBoxes: own)
-            let degraded = d.apply(to: [pageCanvas, cleanCanvas])
-            pages.append(GeneratedPage(truth: truth, image: degraded[0], clean: degraded[1], ink: inkPage))
+                role: nil, degradation: unit.degradations[half], textBoxes: own)
         }
-        return pages
     }
 
     /// Draws the illustration for the unit's layout; returns where the art lies (nil: nowhere).

@@ -180,25 +180,15 @@ struct UnitRenderer {
         }
 
         // 4. Split and degrade each page; page and clean share every parameter.
-        var pages: [GeneratedPage] = []
-        for half in 0..<(unit.isSpread ? 2 : 1) {
-            let pageCanvas = unit.isSpread ? canvas.columns(half * W, W) : canvas
-            let cleanCanvas = unit.isSpread ? clean.columns(half * W, W) : clean
-            let inkPage = unit.isSpread ? ink.cropped(to: PixelRect(x: half * W, y: 0, width: W, height: H)) : ink
-            let d = unit.degradations[half]
-            let number = unit.firstPage + half
-            let name = "page-\(format3(number))"
-            let truth = PageTruth(
+        return unit.pages(canvas: canvas, clean: clean, ink: ink, width: W, height: H) { half, number, name in
+            PageTruth(
                 number: number, image: name + ".jpg", clean: "clean/" + name + ".png", width: W, height: H,
                 theme: unit.theme, illustrationOnly: !unit.blocks.contains { $0.role != .pageNumber },
                 monochrome: unit.monochrome,
                 spread: unit.isSpread ? SpreadTruth(side: half == 0 ? "left" : "right", partner: half == 0 ? number + 1 : number - 1) : nil,
                 role: unit.roles.flatMap { half < $0.count ? $0[half] : nil },
-                degradation: d, textBoxes: boxes.filter { $0.half == half }.map(\.box))
-            let degraded = d.apply(to: [pageCanvas, cleanCanvas])
-            pages.append(GeneratedPage(truth: truth, image: degraded[0], clean: degraded[1], ink: inkPage))
+                degradation: unit.degradations[half], textBoxes: boxes.filter { $0.half == half }.map(\.box))
         }
-        return pages
     }
 
     /// Sets a group of blocks and stacks them in `region` (rows for horizontal text, columns for
@@ -326,4 +316,21 @@ func format3(_ n: Int) -> String {
 
 extension String {
     fileprivate init(_ s: String, prefix: String) { self = prefix + s }
+}
+
+extension UnitPlan {
+    /// The unit's canvases cut into its page (or the two pages of a spread), each with its own
+    /// scan wear; a page and its clean background share every parameter, so they differ only in
+    /// the text. `truth(half, number, name)` gives each page's truth.
+    func pages(canvas: Canvas, clean: Canvas, ink: Bitmap<UInt8>, width W: Int, height H: Int,
+               truth: (Int, Int, String) -> PageTruth) -> [GeneratedPage] {
+        (0..<(isSpread ? 2 : 1)).map { half in
+            let pageCanvas = isSpread ? canvas.columns(half * W, W) : canvas
+            let cleanCanvas = isSpread ? clean.columns(half * W, W) : clean
+            let inkPage = isSpread ? ink.cropped(to: PixelRect(x: half * W, y: 0, width: W, height: H)) : ink
+            let number = firstPage + half
+            let degraded = degradations[half].apply(to: [pageCanvas, cleanCanvas])
+            return GeneratedPage(truth: truth(half, number, "page-\(format3(number))"), image: degraded[0], clean: degraded[1], ink: inkPage)
+        }
+    }
 }

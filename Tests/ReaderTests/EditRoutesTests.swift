@@ -58,6 +58,13 @@ extension TestClientProtocol {
         if r.status == .ok { b.csrf = try json(r)["csrf"] as? String }
         return (r, b)
     }
+
+    /// Ann signed in, and the farm book as the editor serves it: its revision and its JSON.
+    func openFarmAsAnn() async throws -> (Browser, String, [String: Any]) {
+        let (_, ann) = try await signIn("ann", EditFixture.annPassword)
+        let doc = try json(try await call("/api/edit/books/farm", .get, as: ann))
+        return (ann, try #require(doc["revision"] as? String), try #require(doc["book"] as? [String: Any]))
+    }
 }
 
 /// The farm's page 2 (it has text boxes) as JSON, with the first box's English text replaced.
@@ -188,10 +195,7 @@ func editedPage(_ book: [String: Any], _ n: Int, text: String) throws -> [String
     @Test func undoTakesBackThePagesLastChange() async throws {
         let f = try EditFixture()
         try await f.server.makeApplication().test(.router) { client in
-            let (_, ann) = try await client.signIn("ann", EditFixture.annPassword)
-            let doc = try json(try await client.call("/api/edit/books/farm", .get, as: ann))
-            let r0 = try #require(doc["revision"] as? String)
-            let book = try #require(doc["book"] as? [String: Any])
+            let (ann, r0, book) = try await client.openFarmAsAnn()
             let uri = "/api/edit/books/farm/pages/2"
             #expect(try await client.call(uri + "/undo", .post, as: ann, ifMatch: r0).status == .notFound)
             let saved = try json(try await client.call(uri, .put, as: ann, ifMatch: r0, json: try editedPage(book, 2, text: "Oops")))
@@ -209,10 +213,7 @@ func editedPage(_ book: [String: Any], _ n: Int, text: String) throws -> [String
     @Test func earlierRevisionsCanBeRead() async throws {
         let f = try EditFixture()
         try await f.server.makeApplication().test(.router) { client in
-            let (_, ann) = try await client.signIn("ann", EditFixture.annPassword)
-            let doc = try json(try await client.call("/api/edit/books/farm", .get, as: ann))
-            let r0 = try #require(doc["revision"] as? String)
-            let book = try #require(doc["book"] as? [String: Any])
+            let (ann, r0, book) = try await client.openFarmAsAnn()
             let saved = try json(try await client.call("/api/edit/books/farm/pages/2", .put, as: ann, ifMatch: r0, json: try editedPage(book, 2, text: "Later")))
             let r1 = try #require(saved["revision"] as? String)
             #expect(try await client.call("/api/edit/books/farm/revisions/\(r0)", .get).status == .unauthorized)
@@ -279,10 +280,7 @@ func editedPage(_ book: [String: Any], _ n: Int, text: String) throws -> [String
     @Test func fullDiskIs507AndNothingIsAcknowledged() async throws {
         let f = try EditFixture()
         try await f.server.makeApplication().test(.router) { client in
-            let (_, ann) = try await client.signIn("ann", EditFixture.annPassword)
-            let doc = try json(try await client.call("/api/edit/books/farm", .get, as: ann))
-            let r0 = try #require(doc["revision"] as? String)
-            let book = try #require(doc["book"] as? [String: Any])
+            let (ann, r0, book) = try await client.openFarmAsAnn()
             let editor = try await f.server.editing!.editors.editor(id: "farm", directory: f.books + "/farm")
             editor.fault = { step throws(EditError) in if step == "journal" { throw .diskFull("simulated ENOSPC") } }
             let r = try await client.call("/api/edit/books/farm/pages/2", .put, as: ann, ifMatch: r0, json: try editedPage(book, 2, text: "x"))
