@@ -144,7 +144,7 @@ struct Analyze: ParsableCommand {
                     var lines: [PixelRect]?
                     if let learned {
                         let blocks = grouping.blocks(try learned.lines(in: bitmap))
-                        lines = blocks.flatMap(\.lines).map { PixelRect(x: Int($0.rect.minX), y: Int($0.rect.minY), width: Int($0.rect.width.rounded(.up)), height: Int($0.rect.height.rounded(.up))) }
+                        lines = blocks.flatMap(\.lines).map(\.rect.enclosingPixelRect)
                         let proposals = blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }
                         analysis = analyzer.analyze(bitmap, proposals: proposals, readingDirection: direction)
                     } else {
