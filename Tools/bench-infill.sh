@@ -11,6 +11,9 @@
 #   ORACLE_ONLY=1 Tools/bench-infill.sh   only the truth-mask mode (quickest, the in-fill alone)
 #   NO_DETECTOR=1 Tools/bench-infill.sh   the two truth-box modes, no `analyze`
 #   DETECTOR_ONLY=1 Tools/bench-infill.sh the whole-pipeline mode alone
+#   PICTUREBOOK_BIN=/path/to/picturebook Tools/bench-infill.sh   score that binary (no build; for
+#       before/after comparisons; a binary outside .build needs PICTUREBOOK_DETECTOR_DIR for
+#       the learned detector). Its work folders get the binary's folder name as a suffix.
 #
 # The corpus is generated once and cached under .build/corpus/seed-<seed>/ (the layout
 # BenchmarkCorpus.write uses; the analysis benchmark shares it). OpenCV comes from PyPI into a
@@ -26,8 +29,15 @@ case "${1:-}" in
     *) echo "bench-infill: unknown option '$1' (expected --hard or --hard-only)" >&2; exit 2 ;;
 esac
 
-swift build -c release --scratch-path .build --product picturebook >&2
-PB=.build/release/picturebook
+if [[ -n ${PICTUREBOOK_BIN:-} ]]; then
+    PB=$PICTUREBOOK_BIN
+    [[ -x $PB ]] || { echo "bench-infill: PICTUREBOOK_BIN=$PB is not an executable" >&2; exit 2; }
+    TAG=-$(basename "$(dirname "$PB")")
+else
+    swift build -c release --scratch-path .build --product picturebook >&2
+    PB=.build/release/picturebook
+    TAG=
+fi
 
 VENV=.build/bench-venv
 if [[ ! -x $VENV/bin/python ]] || ! $VENV/bin/python -c "import cv2, numpy, PIL" 2>/dev/null; then
@@ -62,7 +72,7 @@ PY
 run_mode() {  # label mode-name mask-source(estimate|oracle|detector) seeds...
     local label=$1 mode=$2 source=$3
     shift 3
-    local work=.build/bench-infill/$label-$source
+    local work=.build/bench-infill/$label-$source$TAG
     rm -rf "$work"
     mkdir -p "$work"
     local corpora=() cleared=() masks=()

@@ -9,7 +9,10 @@
 // is kept only if it could be type:
 //   - not large both ways (a circle, a figure: shorter side over `blobFactor` type sizes), and
 //   - not a rule (longer than `lineFactor` type sizes yet thinner than a quarter of one: a
-//     border, a rule, a long contour).
+//     border, a rule, a long contour), and
+//   - when the page is given, not joined to the scan's ink that runs on beyond the box (a numeral
+//     on a drawn scale's rails, a label touching a frame, an hour touching a dial's spokes; see
+//     GlyphContinuation.swift).
 // Arabic words, joined Latin script, Mongolian words and whole lines are long one way but one
 // type size thick, and stay. What was dropped is reported, so a box that gave up much of its mask is flagged for a
 // person to look at rather than trusted.
@@ -32,6 +35,12 @@ public struct GlyphFilterParameters: Sendable, Hashable {
     public var reviewShare = 0.15
     /// Leave a box that needs review as scanned (its whole mask cleared) rather than fill its glyphs.
     public var keepScanWhenUnsure = true
+    /// How far beyond its region (px, at least; half a type size when that is more) the page's ink
+    /// joined to a mask component must run for the component to count as drawing. A clipped
+    /// letter reaches a few pixels past its box, a scale's rail or a frame runs on. Regions from
+    /// `clear` are already the boxes grown by `PageClearing.reach` (12 px), so by default ink must
+    /// reach 24 px past the detected box. 0 turns the test off.
+    public var runOut = 12
 
     public init() {}
 }
@@ -50,10 +59,15 @@ public struct GlyphFilterReport: Sendable, Hashable {
 public enum GlyphFilter {
     /// Clears, inside each region, the mask components that cannot be type (see above). Regions
     /// are filtered one after another on the mask as it stands, so overlapping boxes agree.
+    ///
+    /// With `page` (the scan the mask belongs to) a component joined to ink that runs on beyond
+    /// its region is dropped too; other regions count as text, so ink is not followed into them.
     public static func keepGlyphs(
-        _ mask: inout Bitmap<UInt8>, regions: [PixelRect], parameters p: GlyphFilterParameters = .init()
+        _ mask: inout Bitmap<UInt8>, regions: [PixelRect], parameters p: GlyphFilterParameters = .init(),
+        page: Bitmap<RGBA8>? = nil
     ) -> [GlyphFilterReport] {
-        regions.map { region in
+        if let page { precondition(page.width == mask.width && page.height == mask.height, "mask \(mask.width)×\(mask.height) for a \(page.width)×\(page.height) page") }
+        return regions.enumerated().map { index, region in
             guard let r = region.intersection(mask.bounds), r.width > 0, r.height > 0 else {
                 return GlyphFilterReport(region: region, glyphSize: 0, keptPixels: 0, droppedPixels: 0, needsReview: false)
             }
@@ -83,13 +97,20 @@ public enum GlyphFilter {
             // box's short side then stands for the type size (a detected line is about one glyph
             // tall), which still tells a rule across the box from the word on it.
             let glyph = sizes.count >= p.minimumComponents ? Double(sizes[3 * sizes.count / 4]) : Double(min(r.width, r.height))
+            var runningOut: [Bool] = []
+            if let page, p.runOut > 0 {
+                let others = regions.enumerated().filter { $0.offset != index }.map(\.element)
+                runningOut = inkRunningOut(
+                    page: page, mask: mask, region: r, others: others, distance: max(p.runOut, Int(glyph / 2)))
+            }
             var dropped = 0
             mask.pixels.withUnsafeMutableBufferPointer { m in
                 for part in measured {
                     let short = Double(min(part.width, part.height)), long = Double(max(part.width, part.height))
                     let blob = short > p.blobFactor * glyph
                     let line = long > p.lineFactor * glyph && short < p.ruleThickness * glyph
-                    guard blob || line else { continue }
+                    let drawing = !runningOut.isEmpty && part.pixels.contains { runningOut[$0] }
+                    guard blob || line || drawing else { continue }
                     dropped += part.pixels.count
                     for i in part.pixels {
                         let y = i / w, x = i - y * w

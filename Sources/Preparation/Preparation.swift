@@ -97,8 +97,10 @@ public enum PageClearing {
         } else {
             mask = InkMask.estimate(page: image, regions: boxes, parameters: maskParameters)
         }
-        // Only what can be type is removed: drawn shapes and lines that a box took in stay.
-        let glyphs = fileOnly ? [] : GlyphFilter.keepGlyphs(&mask, regions: regions, parameters: glyphParameters)
+        // Only what can be type is removed: drawn shapes and lines that a box took in stay, and
+        // so does whatever the scan shows joined to ink running on beyond the box (a drawn
+        // scale's rails and ticks through its numerals, a frame a label touches).
+        let glyphs = fileOnly ? [] : GlyphFilter.keepGlyphs(&mask, regions: regions, parameters: glyphParameters, page: image)
         let t1 = DispatchTime.now()
         var fill = infill.fillMask(mask: mask, regions: regions)
         let (cleared, reports) = infill.fillMasked(page: image, fill: fill, regions: regions)

@@ -1,0 +1,120 @@
+// Ink that runs on beyond its box is drawing, not type (issue 17: "never harm the pictures").
+//
+// A numeral printed on a drawn scale touches the scale's rails and ticks; a label beside a drawn
+// box touches the box's edge; the hours on a dial touch the dial's spokes. Each piece of such a
+// component is glyph-sized and lies inside the text box, so the size tests of ``GlyphFilter`` keep
+// it, and the in-fill erases the drawing with the label. What gives it away is the page, not the
+// mask: the scan's ink joined to the component runs on well beyond the box, out into the picture,
+// and printed type does not. A letter the detector clipped reaches a few pixels past its box; a
+// neighbouring line's letters are text too, so ink is not followed into other text boxes.
+//
+// So, per box, the page's ink (at least halfway from the box's ground colour to its masked ink's,
+// and of that ink's colour) is labelled in the box grown by the run-out distance, never entering
+// another box; a mask component joined to ink that reaches that distance beyond its box is left on
+// the page. Only the type's own colour is followed: over colour art a letter touching a green
+// hill is still type (the ink estimate sorts those by colour), one touching a black outline that
+// runs on is entangled with the drawing. Yellowed paper and colour plates are told apart by this
+// colour test alone; a test of the ground's chroma spread took a scale on an old page for art.
+
+import Geometry
+import Raster
+
+extension GlyphFilter {
+    /// Region-local flags (row-major over `region`, which lies inside the page; `mask` is
+    /// page-sized, non-zero on the type's ink): true on the pixels of `region` whose
+    /// page ink is joined to ink reaching `distance` px or more beyond `region`, without passing
+    /// through any of `others` (the other text boxes). Empty when the test does not apply: no
+    /// ink in the mask or too little contrast between it and the ground. `tolerance`: how far (sum
+    /// of channel differences) a pixel may lie from the line between the ground's and the type's
+    /// colours and still be followed as ink.
+    static func inkRunningOut(
+        page: Bitmap<RGBA8>, mask: Bitmap<UInt8>, region r: PixelRect, others: [PixelRect], distance: Int,
+        tolerance: Int = InkMaskParameters().inkColourTolerance
+    ) -> [Bool] {
+        let w = r.width, h = r.height
+        guard distance > 0, let window = r.expanded(by: distance + 1).intersection(page.bounds) else { return [] }
+        // Ink and ground colours from the box itself: the masked pixels are the type, the rest
+        // of the box is what it is printed on. The mask is grown around the strokes (their
+        // anti-aliased rim), so the type's colour is that of its strongest quarter: the darkest
+        // masked pixels for dark type, the lightest for light.
+        var inkPixels: [RGBA8] = []
+        var groundHist = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 3)
+        page.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let q = p[(r.minY + y) * page.width + r.minX + x]
+                    if mask.pixels[(r.minY + y) * page.width + r.minX + x] != 0 {
+                        inkPixels.append(q)
+                    } else {
+                        groundHist[0][Int(q.r)] += 1; groundHist[1][Int(q.g)] += 1; groundHist[2][Int(q.b)] += 1
+                    }
+                }
+            }
+        }
+        func median(_ hist: [Int]) -> Float? {
+            let n = hist.reduce(0, +)
+            guard n > 0 else { return nil }
+            var acc = 0
+            for (v, c) in hist.enumerated() {
+                acc += c
+                if 2 * acc >= n { return Float(v) }
+            }
+            return 255
+        }
+        guard inkPixels.count >= 8, let gr = median(groundHist[0]), let gg = median(groundHist[1]), let gb = median(groundHist[2])
+        else { return [] }
+        let ground = SIMD3<Float>(gr, gg, gb)
+        let groundLuma = 0.299 * gr + 0.587 * gg + 0.114 * gb
+        inkPixels.sort { $0.luma < $1.luma }
+        let inkLuma = Float(inkPixels[inkPixels.count / 2].luma)
+        let quarter = inkLuma < groundLuma ? inkPixels.prefix(max(1, inkPixels.count / 4)) : inkPixels.suffix(max(1, inkPixels.count / 4))
+        func channelMedian(_ c: (RGBA8) -> UInt8) -> Float { Float(quarter.map(c).sorted()[quarter.count / 2]) }
+        let ink = SIMD3<Float>(channelMedian(\.r), channelMedian(\.g), channelMedian(\.b))
+        let e = ink - ground
+        let ee = (e * e).sum()
+        // Too little contrast to tell ink from ground: nothing to follow.
+        guard abs(e.x) + abs(e.y) + abs(e.z) >= 48, ee > 1 else { return [] }
+        let tolerance = Float(tolerance)
+        let ww = window.width, wh = window.height
+        // Ink pixels of the window: at least halfway from the ground to the type's ink, and of the
+        // type's colour (near the line from ground to ink: ink, its blur, nothing else). Over
+        // colour art the greens and browns of a drawing are not followed, only what is drawn in
+        // the type's own ink. Other text boxes (outside this one) are taken out.
+        var member = [Bool](repeating: false, count: ww * wh)
+        page.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<wh {
+                let row = (window.minY + y) * page.width + window.minX
+                for x in 0..<ww {
+                    let q = p[row + x]
+                    let v = SIMD3<Float>(Float(q.r), Float(q.g), Float(q.b))
+                    let a = ((v - ground) * e).sum() / ee
+                    guard a >= 0.5 else { continue }
+                    let d = v - (ground + min(a, 1.5) * e)
+                    member[y * ww + x] = abs(d.x) + abs(d.y) + abs(d.z) <= tolerance
+                }
+            }
+        }
+        for o in others {
+            guard let cut = o.intersection(window) else { continue }
+            for y in cut.minY..<cut.maxY {
+                for x in cut.minX..<cut.maxX where !r.contains(x: x, y: y) { member[(y - window.minY) * ww + x - window.minX] = false }
+            }
+        }
+        var out = [Bool](repeating: false, count: w * h)
+        for part in InkMask.components(width: ww, height: wh, where: { member[$0] }) {
+            var reach = 0, touchesBox = false
+            for i in part {
+                let x = i % ww + window.minX, y = i / ww + window.minY
+                let d = max(r.minX - x, x - (r.maxX - 1), r.minY - y, y - (r.maxY - 1), 0)
+                reach = max(reach, d)
+                if d == 0 { touchesBox = true }
+            }
+            guard touchesBox, reach >= distance else { continue }
+            for i in part {
+                let x = i % ww + window.minX - r.minX, y = i / ww + window.minY - r.minY
+                if x >= 0, x < w, y >= 0, y < h { out[y * w + x] = true }
+            }
+        }
+        return out
+    }
+}

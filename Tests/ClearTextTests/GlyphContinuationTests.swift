@@ -1,0 +1,106 @@
+import Geometry
+import Raster
+import Testing
+@testable import ClearText
+
+/// A glyph joined to drawn structure that runs on beyond its box is not type (issue 17, the dial
+/// and scale of NDL 2568591_17): the scan decides, not the mask's sizes.
+@Suite struct GlyphContinuationTests {
+    static let paper = RGBA8(r: 222, g: 208, b: 186)
+    static let ink = RGBA8(r: 70, g: 62, b: 52)
+
+    /// A drawn scale: two rails the height of the page with ticks on the left one, a diamond
+    /// between them holding a numeral, and a line of free-standing letters at the top right. The
+    /// mask is what a detector that thresholds its line boxes gives: every ink pixel in them.
+    struct Scene {
+        var page: Bitmap<RGBA8>
+        var mask: Bitmap<UInt8>
+        let scaleBox = PixelRect(x: 104, y: 100, width: 34, height: 40)
+        let lineBox = PixelRect(x: 146, y: 16, width: 88, height: 20)
+        /// The rails and ticks inside the scale's box (the drawing that must stay).
+        let rails = [PixelRect(x: 110, y: 100, width: 2, height: 40), PixelRect(x: 130, y: 100, width: 2, height: 40)]
+    }
+
+    static func scene(clippedLetter: Bool = false) -> Scene {
+        var page = Bitmap<RGBA8>(width: 240, height: 240, fill: paper)
+        // Rails from top to bottom of the page, ticks every 10 px on the left one.
+        page.fill(.init(x: 110, y: 10, width: 2, height: 220), with: ink)
+        page.fill(.init(x: 130, y: 10, width: 2, height: 220), with: ink)
+        for y in stride(from: 14, to: 230, by: 10) { page.fill(.init(x: 102, y: y, width: 8, height: 1), with: ink) }
+        // The diamond between the rails, its corners on them, and a numeral inside it.
+        for d in 0...10 {
+            for (x, y) in [(111 + d, 120 - d), (111 + d, 120 + d), (130 - d, 120 - d), (130 - d, 120 + d)] {
+                page.fill(.init(x: x, y: y, width: 1, height: 1), with: ink)
+            }
+        }
+        page.fill(.init(x: 116, y: 118, width: 10, height: 2), with: ink)
+        page.fill(.init(x: 120, y: 114, width: 2, height: 11), with: ink)
+        // A line of letters on plain paper; the last one optionally clipped by its box (its
+        // foot 5 px below the box, as a detector cuts a descender).
+        for k in 0..<6 { page.fill(.init(x: 150 + k * 14, y: 20, width: 8, height: 12), with: ink) }
+        if clippedLetter { page.fill(.init(x: 150 + 5 * 14, y: 30, width: 3, height: 11), with: ink) }
+        var scene = Scene(page: page, mask: Bitmap<UInt8>(width: 240, height: 240, fill: 0))
+        for box in [scene.scaleBox, scene.lineBox] {
+            for y in box.minY..<box.maxY {
+                for x in box.minX..<box.maxX where page.pixels[y * 240 + x] == ink { scene.mask.pixels[y * 240 + x] = 255 }
+            }
+        }
+        return scene
+    }
+
+    static func count(_ m: Bitmap<UInt8>, in r: PixelRect) -> Int {
+        var n = 0
+        for y in r.minY..<r.maxY { for x in r.minX..<r.maxX where m.pixels[y * m.width + x] != 0 { n += 1 } }
+        return n
+    }
+
+    @Test func aNumeralOnADrawnScaleLeavesTheScaleOnThePage() {
+        let s = Self.scene()
+        #expect(s.rails.allSatisfy { Self.count(s.mask, in: $0) > 0 })  // the case is real: the mask holds the rails
+        let lineInk = Self.count(s.mask, in: s.lineBox)
+
+        // Without the scan (the mask's sizes alone), the rails inside the box look like glyph
+        // pieces and would be in-filled.
+        var sizesOnly = s.mask
+        var p = GlyphFilterParameters()
+        p.keepScanWhenUnsure = false
+        let blind = GlyphFilter.keepGlyphs(&sizesOnly, regions: [s.scaleBox, s.lineBox], parameters: p)
+        #expect(s.rails.allSatisfy { Self.count(sizesOnly, in: $0) > 0 })
+        #expect(!blind[0].needsReview)
+
+        // With the scan: the rails run on far beyond the box, so what they join stays.
+        var seen = s.mask
+        let reports = GlyphFilter.keepGlyphs(&seen, regions: [s.scaleBox, s.lineBox], parameters: p, page: s.page)
+        #expect(s.rails.allSatisfy { Self.count(seen, in: $0) == 0 })
+        #expect(reports[0].droppedPixels > 0 && reports[0].needsReview)
+        // The free-standing line is untouched.
+        #expect(Self.count(seen, in: s.lineBox) == lineInk)
+        #expect(reports[1].droppedPixels == 0 && !reports[1].needsReview)
+
+        // By default a box that lost this much to the drawing is left as scanned, numeral and all.
+        var kept = s.mask
+        _ = GlyphFilter.keepGlyphs(&kept, regions: [s.scaleBox, s.lineBox], page: s.page)
+        #expect(Self.count(kept, in: s.scaleBox) == 0)
+        #expect(Self.count(kept, in: s.lineBox) == lineInk)
+    }
+
+    @Test func aLetterClippedByItsBoxIsStillType() {
+        // Ink reaching a few pixels past the box is the letter the detector cut, not a drawing.
+        let s = Self.scene(clippedLetter: true)
+        var m = s.mask
+        let before = Self.count(m, in: s.lineBox)
+        let report = GlyphFilter.keepGlyphs(&m, regions: [s.lineBox], page: s.page)[0]
+        #expect(report.droppedPixels == 0)
+        #expect(Self.count(m, in: s.lineBox) == before)
+    }
+
+    @Test func theRunOutTestCanBeTurnedOff() {
+        let s = Self.scene()
+        var m = s.mask
+        var p = GlyphFilterParameters()
+        p.runOut = 0
+        p.keepScanWhenUnsure = false
+        _ = GlyphFilter.keepGlyphs(&m, regions: [s.scaleBox], parameters: p, page: s.page)
+        #expect(s.rails.allSatisfy { Self.count(m, in: $0) > 0 })
+    }
+}
