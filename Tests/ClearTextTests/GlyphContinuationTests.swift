@@ -64,6 +64,7 @@ import Testing
         var sizesOnly = s.mask
         var p = GlyphFilterParameters()
         p.keepScanWhenUnsure = false
+        p.runOut = 12
         let blind = GlyphFilter.keepGlyphs(&sizesOnly, regions: [s.scaleBox, s.lineBox], parameters: p)
         #expect(s.rails.allSatisfy { Self.count(sizesOnly, in: $0) > 0 })
         #expect(!blind[0].needsReview)
@@ -80,9 +81,11 @@ import Testing
         #expect(Self.count(seen, in: s.lineBox) == lineInk)
         #expect(reports[1].droppedPixels == 0 && !reports[1].needsReview)
 
-        // The default parameters do the same.
+        // With review's default (keep the scan when unsure) the same holds.
+        var q = GlyphFilterParameters()
+        q.runOut = 12
         var byDefault = s.mask
-        _ = GlyphFilter.keepGlyphs(&byDefault, regions: [s.scaleBox, s.lineBox], page: s.page)
+        _ = GlyphFilter.keepGlyphs(&byDefault, regions: [s.scaleBox, s.lineBox], parameters: q, page: s.page)
         #expect(s.rails.allSatisfy { Self.count(byDefault, in: $0) == 0 })
         #expect(Self.count(byDefault, in: s.lineBox) == lineInk)
     }
@@ -92,7 +95,9 @@ import Testing
         let s = Self.scene(clippedLetter: true)
         var m = s.mask
         let before = Self.count(m, in: s.lineBox)
-        let report = GlyphFilter.keepGlyphs(&m, regions: [s.lineBox], page: s.page)[0]
+        var p = GlyphFilterParameters()
+        p.runOut = 12
+        let report = GlyphFilter.keepGlyphs(&m, regions: [s.lineBox], parameters: p, page: s.page)[0]
         #expect(report.droppedPixels == 0)
         #expect(Self.count(m, in: s.lineBox) == before)
     }

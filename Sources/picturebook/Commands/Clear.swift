@@ -22,9 +22,7 @@ struct Clear: ParsableCommand {
             parameters) are skipped; --force redoes them.
 
             Only what can be type is removed: within each box, mask shapes larger than a few \
-            glyphs both ways (a dial, a figure) or longer than eight (a rule, a contour) stay, and \
-            so does what the scan shows joined to ink running on beyond the box (a scale's rails \
-            through its numerals, a frame a label touches). A \
+            glyphs both ways (a dial, a figure) or longer than eight (a rule, a contour) stay. A \
             box that gives up much of its mask lies in a drawing: it is left exactly as scanned \
             and marked "needsReview": true in book.json (the reader then shows that page as the \
             scan, with PopoutText). --report lists the boxes that need review.
