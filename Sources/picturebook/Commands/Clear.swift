@@ -101,7 +101,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/3 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams)"
+        let fingerprintBase = "clear/2 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
