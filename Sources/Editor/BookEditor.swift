@@ -40,9 +40,6 @@ public final class BookEditor: @unchecked Sendable {
     private let queue = NSCondition()
     private var waiting: [Job] = []
     private var leading = false
-    /// The decoded form of `root` (nil until needed after a re-read): a page save checks only its
-    /// page against it instead of decoding and checking the whole book again.
-    private var decoded: Book?
     /// Set while a batch is run again because its whole-book check failed: every change is then
     /// checked against the whole book, as one by one.
     private var strict = false
@@ -202,7 +199,6 @@ public final class BookEditor: @unchecked Sendable {
             replayed = true
         }
         root = book
-        decoded = nil
         known = [:]
         if let first = entries.first { known[first.base] = 0 }
         for e in entries { known[e.revision] = e.seq }
@@ -278,18 +274,14 @@ public final class BookEditor: @unchecked Sendable {
         // Serialised once: hashed into the revision and written from these bytes.
         let bytes = JSONWriter.serialize(book)
         timing.add(.serialize, since: &t)
-        if let n = page, kind != .restore, !strict, let current = try decodedBook() {
-            let (next, diagnostics) = current.replacingPage(after, at: n - 1, baseDirectory: directory)
+        if page != nil, kind != .restore, !strict, !Self.touchesSpreads(before: before, after: after) {
+            let problems = Self.pageProblems(after, in: root)
             timing.add(.check, since: &t)
-            if diagnostics.hasErrors {
-                // The usual message, with file positions, comes from the whole-book check.
-                try validate(bytes)
-                throw .badRequest("the page is not valid", problems: diagnostics.errors.map { $0.formatted(file: BookDirectory.manifestName) })
-            }
-            decoded = next
+            // The page alone is a quick check; when it finds something, the whole-book check
+            // decides (and gives the usual message, with the page's real index and position).
+            if !problems.isEmpty { try validate(bytes) }
         } else {
             try validate(bytes)
-            decoded = nil
             timing.add(.check, since: &t)
         }
         let seq = (entries.last?.seq ?? 0) + 1
@@ -307,13 +299,30 @@ public final class BookEditor: @unchecked Sendable {
         return revision
     }
 
-    /// `root` decoded, for checking a changed page against; decoded again after a re-read.
-    private func decodedBook() throws(EditError) -> Book? {
-        if decoded == nil {
-            // `root` is what book.json holds (or held plus checked changes): it decodes.
-            decoded = try? Book.decode(JSONWriter.serialize(root), file: BookDirectory.manifestName, baseDirectory: directory).book
+    /// The errors of one edited page, checked by the book validator as the only page of a book
+    /// with this one's title, languages and other book fields: its decoding, ids, rects, text
+    /// languages and sources, without decoding and checking every other page again (which was
+    /// most of a save's time). Left out: spreads and the glossary, which name pages by number
+    /// (a change of "single" goes to the whole-book check instead), and the scan on disk, which
+    /// a save cannot change. What this leaves out the batch's whole-book check still catches.
+    static func pageProblems(_ page: JSONValue, in book: JSONValue) -> [String] {
+        // Messages name pages[0]; only whether there are any is used.
+        guard var probe = book.objectValue else { return ["the book is not a JSON object"] }
+        probe["pages"] = .array([page])
+        probe["spreads"] = nil
+        probe["glossary"] = nil
+        do {
+            _ = try Book.decode(JSONWriter.serialize(.object(probe)), file: BookDirectory.manifestName, baseDirectory: nil)
+            return []
+        } catch {
+            if case .invalid(_, let diagnostics) = error { return diagnostics.errors.map { $0.formatted(file: BookDirectory.manifestName) } }
+            return [error.description]
         }
-        return decoded
+    }
+
+    /// A page's "single" mark is checked against the book's spreads.
+    static func touchesSpreads(before: JSONValue, after: JSONValue) -> Bool {
+        before.objectValue?["single"] != after.objectValue?["single"]
     }
 
     /// Writes the batch's entries to the journal with one fsync, then book.json once with the
