@@ -5,7 +5,10 @@ Prints p50/p95/p99/max of the PUT round trip for the saves that got 200, saves p
 load average; with --runs N it repeats the whole run (fresh server and book) and prints the median
 of each figure over the runs.
 
-    Tools/bench-saves.py [--binary .build/release/picturebook] [--editors 20] [--saves 30] [--runs 3]
+    Tools/bench-saves.py [--binary .build/release/picturebook] [--editors 20] [--saves 30] [--runs 3] [--timing]
+
+--timing runs the server with PICTUREBOOK_SAVE_TIMING=1 and prints where a batch's time goes
+(its steps summed over the batch's changes, averaged over the batches).
 
 The binary defaults to the release build when there is one, else the debug build (it says which).
 """
@@ -25,6 +28,7 @@ def main():
     ap.add_argument("--editors", type=int, default=20)
     ap.add_argument("--saves", type=int, default=30)
     ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--timing", action="store_true", help="print the server's time per save step")
     args = ap.parse_args()
     binary = args.binary
     if not binary:
@@ -51,8 +55,13 @@ def run_once(binary, kind, args):
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
+    env = dict(os.environ)
+    log = os.environ.get("BENCH_SERVER_LOG", os.devnull)
+    if args.timing:
+        env["PICTUREBOOK_SAVE_TIMING"] = "1"
+        log = os.path.join(work, "server.log")
     proc = subprocess.Popen([binary, "serve", lib, "--edit", "--port", str(port), "--no-warm", "--cache", os.path.join(work, "cache")],
-                            stdout=subprocess.PIPE, stderr=open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "w"))
+                            stdout=subprocess.PIPE, stderr=open(log, "w"), env=env)
     proc.stdout.readline()
 
     book = json.load(open(os.path.join(lib, "farm/book.json")))
@@ -115,9 +124,34 @@ def run_once(binary, kind, args):
           f"p99 {percentile(ms, 99):.1f}  max {max(ms):.1f}")
     print(f"bench-saves: {len(ms) / wall:.0f} saves/s over {wall:.1f} s (sign-ins excluded from latencies); "
           f"load average {load_before:.2f} before, {load_after:.2f} after (1 min)")
+    if args.timing:
+        print_timing(os.path.join(work, "server.log"))
     shutil.rmtree(work, ignore_errors=True)
     return {"p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99), "rate": len(ms) / wall,
             "load": max(load_before, load_after), "failures": failures[0]}
+
+
+def print_timing(log):
+    # Lines like "save-batch: 3 changes  total 12.34 ms  refresh 0.01  serialize 0.20  ..."
+    batches = []
+    for line in open(log):
+        if not line.startswith("save-batch:"):
+            continue
+        words = line.split()
+        d = {"changes": float(words[1]), "total": float(words[4])}
+        rest = words[6:]
+        for name, value in zip(rest[0::2], rest[1::2]):
+            d[name] = float(value)
+        batches.append(d)
+    if not batches:
+        print("bench-saves: no timing lines from the server (is PICTUREBOOK_SAVE_TIMING supported?)")
+        return
+    keys = [k for k in batches[0] if k not in ("changes", "total")]
+    mean = lambda k: statistics.mean(b[k] for b in batches)
+    totals = sorted(b["total"] for b in batches)
+    print(f"bench-saves: {len(batches)} batches, {mean('changes'):.1f} changes a batch (max {max(b['changes'] for b in batches):.0f}); "
+          f"batch time ms mean {mean('total'):.2f}, p50 {percentile(totals, 50):.2f}, p99 {percentile(totals, 99):.2f}")
+    print("bench-saves: mean ms per batch  " + "  ".join(f"{k} {mean(k):.2f}" for k in keys))
 
 
 if __name__ == "__main__":

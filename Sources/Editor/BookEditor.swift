@@ -40,6 +40,11 @@ public final class BookEditor: @unchecked Sendable {
     private let queue = NSCondition()
     private var waiting: [Job] = []
     private var leading = false
+    /// Set while a batch is run again because its whole-book check failed: every change is then
+    /// checked against the whole book, as one by one.
+    private var strict = false
+    /// Where a batch's time goes, printed to stderr when PICTUREBOOK_SAVE_TIMING is set.
+    private var timing = SaveTiming()
 
     /// Tests make the disk "fail" at a named step ("journal" or "book") with this.
     public var fault: (@Sendable (String) throws(EditError) -> Void)?
@@ -189,13 +194,9 @@ public final class BookEditor: @unchecked Sendable {
         entries = try journal.readAll()
         var book = try readManifest()
         var replayed = false
-        if let last = entries.last, Self.revisionHash(book) != Self.hashPart(of: last.revision) {
-            if last.kind == .restore {
-                if book == last.before { book = last.after; replayed = true }
-            } else if let n = last.page, Self.pages(of: book).indices.contains(n - 1), Self.pages(of: book)[n - 1] == last.before {
-                book = Self.replacing(page: n, with: last.after, in: book)
-                replayed = true
-            }
+        if let last = entries.last, Self.revisionHash(book) != Self.hashPart(of: last.revision), let caughtUp = Self.replay(entries, onto: book) {
+            book = caughtUp
+            replayed = true
         }
         root = book
         known = [:]
@@ -211,6 +212,33 @@ public final class BookEditor: @unchecked Sendable {
         if replayed { try writeManifest(JSONWriter.serialize(book)) }
         diskKey = currentDiskKey()
         publish()
+    }
+
+    /// The book with the journal's trailing entries that it lacks applied, when that gives the
+    /// journal's last state. A group commit appends a whole batch with one fsync and then writes
+    /// book.json once, so a crash in between can leave several entries (of different pages) to
+    /// put back, not only the last. Nil when no suffix fits: book.json was changed by hand.
+    static func replay(_ entries: [JournalEntry], onto book: JSONValue) -> JSONValue? {
+        guard let last = entries.last else { return nil }
+        let target = hashPart(of: last.revision)
+        // Batches are a few dozen changes; a longer search would only be looking at hand edits.
+        for k in 1...min(entries.count, 512) {
+            var candidate = book
+            var fits = true
+            for e in entries[(entries.count - k)...] {
+                if e.kind == .restore {
+                    guard candidate == e.before else { fits = false; break }
+                    candidate = e.after
+                } else if let n = e.page, pages(of: candidate).indices.contains(n - 1), pages(of: candidate)[n - 1] == e.before {
+                    candidate = replacing(page: n, with: e.after, in: candidate)
+                } else {
+                    fits = false
+                    break
+                }
+            }
+            if fits && revisionHash(candidate) == target { return candidate }
+        }
+        return nil
     }
 
     private func readManifest() throws(EditError) -> JSONValue {
@@ -242,9 +270,20 @@ public final class BookEditor: @unchecked Sendable {
         change: (JSONValue) -> JSONValue
     ) throws(EditError) -> String {
         let book = change(root)
-        // Serialised once: validated, hashed into the revision and written, all from these bytes.
+        var t = SaveTiming.now()
+        // Serialised once: hashed into the revision and written from these bytes.
         let bytes = JSONWriter.serialize(book)
-        try validate(bytes)
+        timing.add(.serialize, since: &t)
+        if page != nil, kind != .restore, !strict, !Self.touchesSpreads(before: before, after: after) {
+            let problems = Self.pageProblems(after, in: root)
+            timing.add(.check, since: &t)
+            // The page alone is a quick check; when it finds something, the whole-book check
+            // decides (and gives the usual message, with the page's real index and position).
+            if !problems.isEmpty { try validate(bytes) }
+        } else {
+            try validate(bytes)
+            timing.add(.check, since: &t)
+        }
         let seq = (entries.last?.seq ?? 0) + 1
         let revision = "\(seq)-\(Self.hash(bytes))"
         let entry = JournalEntry(
@@ -256,7 +295,34 @@ public final class BookEditor: @unchecked Sendable {
         known[revision] = seq
         root = book
         revisionValue = revision
+        timing.add(.hash, since: &t)
         return revision
+    }
+
+    /// The errors of one edited page, checked by the book validator as the only page of a book
+    /// with this one's title, languages and other book fields: its decoding, ids, rects, text
+    /// languages and sources, without decoding and checking every other page again (which was
+    /// most of a save's time). Left out: spreads and the glossary, which name pages by number
+    /// (a change of "single" goes to the whole-book check instead), and the scan on disk, which
+    /// a save cannot change. What this leaves out the batch's whole-book check still catches.
+    static func pageProblems(_ page: JSONValue, in book: JSONValue) -> [String] {
+        // Messages name pages[0]; only whether there are any is used.
+        guard var probe = book.objectValue else { return ["the book is not a JSON object"] }
+        probe["pages"] = .array([page])
+        probe["spreads"] = nil
+        probe["glossary"] = nil
+        do {
+            _ = try Book.decode(JSONWriter.serialize(.object(probe)), file: BookDirectory.manifestName, baseDirectory: nil)
+            return []
+        } catch {
+            if case .invalid(_, let diagnostics) = error { return diagnostics.errors.map { $0.formatted(file: BookDirectory.manifestName) } }
+            return [error.description]
+        }
+    }
+
+    /// A page's "single" mark is checked against the book's spreads.
+    static func touchesSpreads(before: JSONValue, after: JSONValue) -> Bool {
+        before.objectValue?["single"] != after.objectValue?["single"]
     }
 
     /// Writes the batch's entries to the journal with one fsync, then book.json once with the
@@ -269,8 +335,13 @@ public final class BookEditor: @unchecked Sendable {
         unwrittenBook = nil
         do throws(EditError) {
             try fault?("journal")
+            var t = SaveTiming.now()
             let length = try journal.append(batch)
-            do throws(EditError) { try writeManifest(bytes) } catch {
+            timing.add(.journal, since: &t)
+            do throws(EditError) {
+                try writeManifest(bytes)
+                timing.add(.book, since: &t)
+            } catch {
                 journal.cutBack(to: length)
                 throw error
             }
@@ -325,11 +396,29 @@ public final class BookEditor: @unchecked Sendable {
     }
 
     private func runBatch(_ batch: [Job]) {
+        timing.start(jobs: batch.count)
+        defer { timing.report() }
         do throws(EditError) {
             try locked { () throws(EditError) in
+                var t = SaveTiming.now()
                 try refreshIfChanged()
+                timing.add(.refresh, since: &t)
                 var applied: [Job] = []
                 for job in batch where job.run() { applied.append(job) }
+                // The safety net under the per-page checks: the batch's final book, checked whole
+                // once. Should a page check ever have let through what the whole-book check
+                // refuses, the batch is run again with every change checked whole.
+                if !applied.isEmpty, let bytes = unwrittenBook, (try? validate(bytes)) == nil {
+                    unwritten = []
+                    unwrittenBook = nil
+                    diskKey = ""
+                    try reload()
+                    strict = true
+                    defer { strict = false }
+                    applied = []
+                    for job in batch where job.run() { applied.append(job) }
+                }
+                timing.add(.batchCheck, since: &t)
                 do throws(EditError) { try flush() } catch {
                     for job in applied { job.fail(error) }
                 }
@@ -463,4 +552,46 @@ private final class Job {
     var run: () -> Bool = { false }
     var fail: (EditError) -> Void = { _ in }
     var done = false
+}
+
+/// Time spent per step of one batch, summed over its changes (milliseconds), for finding where a
+/// save's time goes: `PICTUREBOOK_SAVE_TIMING=1 picturebook serve --edit …` prints one line a batch.
+struct SaveTiming {
+    enum Step: Int, CaseIterable {
+        case refresh, serialize, check, hash, batchCheck, journal, book
+        var name: String { ["refresh", "serialize", "check", "hash", "batch-check", "journal", "book"][rawValue] }
+    }
+
+    static let enabled = ProcessInfo.processInfo.environment["PICTUREBOOK_SAVE_TIMING"].map { !$0.isEmpty && $0 != "0" } ?? false
+    private var spent = [Double](repeating: 0, count: Step.allCases.count)
+    private var jobs = 0
+    private var began = 0.0
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
+    }
+
+    mutating func start(jobs: Int) {
+        guard Self.enabled else { return }
+        spent = spent.map { _ in 0 }
+        self.jobs = jobs
+        began = Self.now()
+    }
+
+    /// Adds the time since `t` to `step` and moves `t` to now.
+    mutating func add(_ step: Step, since t: inout Double) {
+        guard Self.enabled else { return }
+        let n = Self.now()
+        spent[step.rawValue] += n - t
+        t = n
+    }
+
+    func report() {
+        guard Self.enabled else { return }
+        let total = Self.now() - began
+        let parts = Step.allCases.map { "\($0.name) \(String(format: "%.2f", spent[$0.rawValue]))" }.joined(separator: "  ")
+        FileHandle.standardError.write(Data("save-batch: \(jobs) changes  total \(String(format: "%.2f", total)) ms  \(parts)\n".utf8))
+    }
 }

@@ -56,6 +56,7 @@ final class EditService: Sendable {
     /// Remaking saved pages' images: one at a time, at a lower CPU priority than requests, so a
     /// burst of saves does not slow the saves themselves (measured: Documentation/Editing.md).
     let regenerating = WorkPool(width: 1, lowPriority: true)
+    let reloads = BookReloads()
 
     init(configuration: EditConfiguration) {
         self.configuration = configuration
@@ -113,6 +114,25 @@ func offload<T: Sendable>(_ work: @escaping @Sendable () throws(EditError) -> T)
         DispatchQueue.global(qos: .userInitiated).async {
             do { c.resume(returning: try work()) } catch { c.resume(throwing: error) }
         }
+    }
+}
+
+/// The re-reads of a book its saves ask for, shared: a save needs a re-read that started after it
+/// was written, and one such re-read serves every save before its start. Twenty editors saving
+/// at once then cost a few re-reads of the book (each decodes it and reads every scan's size)
+/// instead of one each, CPU the saves themselves were waiting for.
+actor BookReloads {
+    private var latest: [String: (started: UInt64, task: Task<BookState?, Never>)] = [:]
+
+    /// Monotonic: a clock step must not make an old re-read look newer than a save.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    func reload(_ id: String, savedAt saved: UInt64, _ library: Library) async -> BookState? {
+        if let last = latest[id], last.started >= saved { return await last.task.value }
+        let started = Self.now()
+        let task = Task { await library.reload(id) }
+        latest[id] = (started, task)
+        return await task.value
     }
 }
 
@@ -395,12 +415,13 @@ extension ReaderServer {
             return Self.editErrorResponse(e)
         }
         store.edits.record(book.pagePaths[n - 1], at: CacheUse.nowNanoseconds())
+        let saved = BookReloads.now()
         let key = "\(book.id)/\(n)"
         await edit.status.start(key, revision: result.revision)
         let revision = result.revision
         Task.detached(priority: .utility) {
             await AssetStore.$backgroundPool.withValue(edit.regenerating) {
-                await self.regenerate(id: book.id, n: n, key: key, revision: revision, edit)
+                await self.regenerate(id: book.id, n: n, key: key, revision: revision, saved: saved, edit)
             }
         }
         var r = Self.jsonResponse(.ok, ["revision": .string(result.revision), "page": result.page])
@@ -410,10 +431,10 @@ extension ReaderServer {
 
     /// Re-reads the book and prepares the page's cleared image and its boxes' popouts. Their cache
     /// names are hashes of the boxes, so the reader's usual URLs find the new images.
-    func regenerate(id: String, n: Int, key: String, revision: String, _ edit: EditService) async {
+    func regenerate(id: String, n: Int, key: String, revision: String, saved: UInt64, _ edit: EditService) async {
         // Saves in quick succession: only the newest one's images are worth making.
         guard await edit.status.get(key)?.revision == revision else { return }
-        guard case .ok(let book) = await library.reload(id), n <= book.book.pages.count else {
+        guard case .ok(let book) = await edit.reloads.reload(id, savedAt: saved, library), n <= book.book.pages.count else {
             await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
             return
         }
