@@ -152,7 +152,8 @@ public struct LibraryRun: Sendable {
     /// passes them, so a re-run with nothing to do lists the library once, not twice).
     public func run(books listed: [LibraryBook]? = nil, onEvent: @Sendable (LibraryEvent) -> Void = { _ in }) throws(LibraryError) -> LibrarySummary {
         let start = ContinuousClock.now
-        let books = try listed ?? myBooks()
+        let books: [LibraryBook]
+        if let listed { books = listed } else { books = try myBooks() }
         var reports: [BookRunReport] = []
         var totals = stages.map { StageTotals(stage: $0.name, books: 0, pages: 0, seconds: 0) }
         for (i, book) in books.enumerated() {
