@@ -26,8 +26,6 @@ enum {
     SLOT_CREATE_SESSION = 7,
     SLOT_RUN = 9,
     SLOT_CREATE_SESSION_OPTIONS = 10,
-    SLOT_DISABLE_MEM_PATTERN = 17,
-    SLOT_DISABLE_CPU_MEM_ARENA = 19,
     SLOT_SET_GRAPH_OPTIMIZATION_LEVEL = 23,
     SLOT_SET_INTRA_OP_THREADS = 24,
     SLOT_SET_INTER_OP_THREADS = 25,
@@ -126,7 +124,6 @@ pb_onnx_model *pb_onnx_open(const char *library_path, const char *model_path, in
     m->version = base->GetVersionString();
 
     typedef OrtStatusPtr *(*OptFn)(Handle, int);
-    typedef OrtStatusPtr *(*FlagFn)(Handle);
     if (failed(m, FN(m, SLOT_CREATE_ENV, OrtStatusPtr *(*)(int, const char *, Handle *))(LOG_FATAL, "picturebook", &m->env),
                "ONNX Runtime environment", error, error_size) ||
         failed(m, FN(m, SLOT_CREATE_SESSION_OPTIONS, OrtStatusPtr *(*)(Handle *))(&m->options), "session options", error,
@@ -135,13 +132,6 @@ pb_onnx_model *pb_onnx_open(const char *library_path, const char *model_path, in
                error_size) ||
         failed(m, FN(m, SLOT_SET_INTRA_OP_THREADS, OptFn)(m->options, threads), "session options", error, error_size) ||
         failed(m, FN(m, SLOT_SET_INTER_OP_THREADS, OptFn)(m->options, 1), "session options", error, error_size) ||
-        // No arena and no memory pattern: with them the runtime keeps the largest activations it
-        // ever needed (per page size, per concurrent run) for the life of the session, ~250 MiB
-        // for two pages at once, which `prepare` then carries through every later stage and book.
-        // Without them each run's buffers are freed when it ends; the time per page is the same
-        // within the noise (Documentation/Library.md).
-        failed(m, FN(m, SLOT_DISABLE_MEM_PATTERN, FlagFn)(m->options), "session options", error, error_size) ||
-        failed(m, FN(m, SLOT_DISABLE_CPU_MEM_ARENA, FlagFn)(m->options), "session options", error, error_size) ||
         failed(m, FN(m, SLOT_CREATE_SESSION, OrtStatusPtr *(*)(Handle, const char *, Handle, Handle *))(m->env, model_path,
                                                                                                        m->options, &m->session),
                "cannot load the model", error, error_size) ||
