@@ -7,10 +7,22 @@ import Testing
 /// grows with the book, so it must stay small, and its compact storage must not change what the
 /// spread test sees (SeamContinuityTests and SpreadDetectorTests judge books from the stored edges).
 @Suite struct PageEdgesMemoryTests {
+    /// A page with colour changing down both edges and outlines crossing them, any size.
+    static func page(width: Int, height: Int) -> Bitmap<RGBA8> {
+        var pixels = [RGBA8](repeating: .white, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let band = (y * 7 / max(1, height) + x * 3 / max(1, width)) % 4
+                pixels[y * width + x] = RGBA8(r: UInt8(40 + 50 * band), g: UInt8((y * 255) / max(1, height - 1)), b: UInt8((x * 13 + y * 5) % 256))
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: pixels)
+    }
+
     @Test func aPageKeepsAFewKilobytesForTheSpreadTestWhateverItsSize() {
         let detector = SpreadDetector()
         for (w, h) in [(200, 250), (1060, 1600), (2500, 3500)] {
-            let page = SeamContinuityTests.landscape(seed: 5, width: w, height: h)
+            let page = Self.page(width: w, height: h)
             let edges = detector.edges(of: page)
             // Two profiles of `bins` (400) rows and two seam profiles of 100, 6 bytes a row, plus
             // the outlines crossing the edges: about 6 KB. Held as `SIMD3<Double>` it was 32 bytes
@@ -22,7 +34,7 @@ import Testing
 
     @Test func theStoredProfileIsTheMeasuredOneToWithinAFractionOfAGreyLevel() {
         let detector = SpreadDetector()
-        let page = SeamContinuityTests.landscape(seed: 9, width: 640, height: 480)
+        let page = Self.page(width: 640, height: 480)
         let exact = detector.profile(of: page, atRightEdge: true)
         let stored = EdgeProfile(exact).rgb
         #expect(stored.count == exact.count)
