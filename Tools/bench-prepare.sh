@@ -146,7 +146,8 @@ for name, (p, s, c) in stages.items():
     print(f"  {name:8s} {p:7d} pages  wall {s:8.1f} s {p / s if s else 0:7.1f} pages/s   CPU {c:8.1f} s {p / c if c else 0:7.1f} pages per CPU-s")
 merge = ""
 try:
-    merge = f"; merge {field(open(f'{work}/time-merge.txt').read(), r'Maximum resident set size \(kbytes\)') / 1024:.0f} MiB"
+    merge_kb = field(open(f"{work}/time-merge.txt").read(), r"Maximum resident set size \(kbytes\)")
+    merge = f"; merge {merge_kb / 1024:.0f} MiB"
 except OSError:
     pass
 print(f"peak RSS: prepare shards {', '.join(f'{r / 1024:.0f}' for r in rss)} MiB{merge}")

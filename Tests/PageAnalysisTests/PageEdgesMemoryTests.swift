@@ -7,13 +7,15 @@ import Testing
 /// grows with the book, so it must stay small, and its compact storage must not change what the
 /// spread test sees (SeamContinuityTests and SpreadDetectorTests judge books from the stored edges).
 @Suite struct PageEdgesMemoryTests {
-    /// A page with colour changing down both edges and outlines crossing them, any size.
+    /// A page with colour changing down both edges and a few outlines crossing them (as a
+    /// picture has; each crossing kept costs ~100 bytes, so a page striped all the way down would
+    /// cost more), any size.
     static func page(width: Int, height: Int) -> Bitmap<RGBA8> {
         var pixels = [RGBA8](repeating: .white, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
                 let band = (y * 7 / max(1, height) + x * 3 / max(1, width)) % 4
-                pixels[y * width + x] = RGBA8(r: UInt8(40 + 50 * band), g: UInt8((y * 255) / max(1, height - 1)), b: UInt8((x * 13 + y * 5) % 256))
+                pixels[y * width + x] = RGBA8(r: UInt8(40 + 50 * band), g: UInt8((y * 255) / max(1, height - 1)), b: UInt8(200 - 40 * band))
             }
         }
         return Bitmap(width: width, height: height, pixels: pixels)
