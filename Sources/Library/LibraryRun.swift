@@ -21,6 +21,10 @@ public struct StageReport: Sendable, Codable {
     public var status: Status
     public var pages: Int
     public var seconds: Double
+    /// CPU time (user + system, this process's threads and the children it waited for, e.g.
+    /// Tesseract) spent in the stage: on a shared machine the wall time is mostly waiting for a
+    /// core, and this is what the stage costs.
+    public var cpuSeconds: Double?
     public var message: String?
 }
 
@@ -49,7 +53,9 @@ public struct StageTotals: Sendable, Codable {
     public var books: Int
     public var pages: Int
     public var seconds: Double
+    public var cpuSeconds: Double = 0
     public var pagesPerSecond: Double { seconds > 0 ? Double(pages) / seconds : 0 }
+    public var pagesPerCPUSecond: Double { cpuSeconds > 0 ? Double(pages) / cpuSeconds : 0 }
 }
 
 public struct LibrarySummary: Sendable {
@@ -142,9 +148,12 @@ public struct LibraryRun: Sendable {
         }
     }
 
-    public func run(onEvent: @Sendable (LibraryEvent) -> Void = { _ in }) throws(LibraryError) -> LibrarySummary {
+    /// Runs `books` (this worker's, `myBooks()`, when nil: a caller that listed them already
+    /// passes them, so a re-run with nothing to do lists the library once, not twice).
+    public func run(books listed: [LibraryBook]? = nil, onEvent: @Sendable (LibraryEvent) -> Void = { _ in }) throws(LibraryError) -> LibrarySummary {
         let start = ContinuousClock.now
-        let books = try myBooks()
+        let books: [LibraryBook]
+        if let listed { books = listed } else { books = try myBooks() }
         var reports: [BookRunReport] = []
         var totals = stages.map { StageTotals(stage: $0.name, books: 0, pages: 0, seconds: 0) }
         for (i, book) in books.enumerated() {
@@ -155,6 +164,7 @@ public struct LibraryRun: Sendable {
                     totals[t].books += 1
                     totals[t].pages += s.pages
                     totals[t].seconds += s.seconds
+                    totals[t].cpuSeconds += s.cpuSeconds ?? 0
                 }
             }
             onEvent(.bookFinished(report))
@@ -214,6 +224,7 @@ public struct LibraryRun: Sendable {
         var inputs = StageRecord.Inputs(book: book.directory)
         for (position, stage) in stages.enumerated() {
             let stageStart = ContinuousClock.now
+            let cpuStart = cpuTimeSeconds()
             let outputs = stage.outputFolders(book)
             let recorded = StageRecord.read(stage.name, in: book.directory)
             if !force, let current = inputs?.fingerprint(stage), recorded == current,
@@ -249,12 +260,12 @@ public struct LibraryRun: Sendable {
                 }
                 report.stages.append(StageReport(
                     stage: stage.name, status: .done, pages: result.pages, seconds: (ContinuousClock.now - stageStart).seconds,
-                    message: result.note))
+                    cpuSeconds: cpuTimeSeconds() - cpuStart, message: result.note))
                 report.status = .done
             } catch {
                 report.stages.append(StageReport(
                     stage: stage.name, status: .failed, pages: 0, seconds: (ContinuousClock.now - stageStart).seconds,
-                    message: "\(error)"))
+                    cpuSeconds: cpuTimeSeconds() - cpuStart, message: "\(error)"))
                 report.status = .failed
                 // The stage's own messages usually start with its name already.
                 let message = "\(error)"
@@ -283,6 +294,18 @@ public struct LibraryRun: Sendable {
         let sources = try allBooks().map(\.source)
         do { return try thumbnails.merge(books: sources) } catch { throw .merge(reason: "\(error)") }
     }
+}
+
+/// User + system CPU seconds of this process (all threads) and of its waited-for children.
+func cpuTimeSeconds() -> Double {
+    #if canImport(Glibc)
+    var me = rusage(), children = rusage()
+    guard getrusage(RUSAGE_SELF.rawValue, &me) == 0, getrusage(RUSAGE_CHILDREN.rawValue, &children) == 0 else { return 0 }
+    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return s(me.ru_utime) + s(me.ru_stime) + s(children.ru_utime) + s(children.ru_stime)
+    #else
+    return 0
+    #endif
 }
 
 extension Duration {

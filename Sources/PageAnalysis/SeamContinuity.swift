@@ -69,7 +69,9 @@ public struct SeamParameters: Sendable, Hashable {
 /// the outermost columns for the correlation half of the score.
 struct SeamEdge: Sendable {
     var crossings: [SeamCrossing]
-    var profile: [SIMD3<Double>]
+    var profile: EdgeProfile
+
+    var byteCount: Int { crossings.count * MemoryLayout<SeamCrossing>.stride + profile.byteCount }
 }
 
 /// Both vertical edges of one page.
@@ -89,11 +91,11 @@ struct SeamContinuity: Sendable {
 
     func edge(of page: Bitmap<RGBA8>, atRightEdge: Bool) -> SeamEdge {
         let w = page.width, h = page.height
-        guard w >= 12, h >= 16 else { return SeamEdge(crossings: [], profile: []) }
+        guard w >= 12, h >= 16 else { return SeamEdge(crossings: [], profile: EdgeProfile([])) }
         let strip = max(2, Int(Double(w) * parameters.profileFraction))
         return SeamEdge(
             crossings: crossings(of: page, atRightEdge: atRightEdge),
-            profile: SpreadDetector.columnProfile(page, x0: atRightEdge ? w - strip : 0, width: strip, bins: min(parameters.profileBins, h)))
+            profile: EdgeProfile(SpreadDetector.columnProfile(page, x0: atRightEdge ? w - strip : 0, width: strip, bins: min(parameters.profileBins, h))))
     }
 
     /// The score of a facing pair, 0...1: the mean of the share of outline strength that pairs up
@@ -101,7 +103,7 @@ struct SeamContinuity: Sendable {
     /// The two fail differently — pairing needs clear outlines, correlation needs no gap — so their
     /// mean holds over more pictures than either.
     func score(left: SeamEdge, right: SeamEdge) -> Double {
-        0.5 * (continuity(left: left.crossings, right: right.crossings).fraction + max(0, correlation(left.profile, right.profile)))
+        0.5 * (continuity(left: left.crossings, right: right.crossings).fraction + max(0, correlation(left.profile.rgb, right.profile.rgb)))
     }
 
     /// Largest joint correlation of the luma and two opponent-colour channels of two edge profiles,

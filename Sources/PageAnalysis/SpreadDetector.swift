@@ -54,11 +54,53 @@ public struct SpreadParameters: Sendable, Hashable {
 }
 
 /// What the spread test needs of one page: the colour profiles beside its two vertical edges.
-/// Small, so a book's worth can be kept while its pages are decoded one at a time.
+/// `analyze` keeps one per page until every page is in (each pair is judged against the rest of
+/// the book), so this is the part of its memory that grows with the book: it is kept small
+/// (`EdgeProfile`, about 6 KB a page; see `byteCount`).
 public struct PageEdges: Sendable {
-    var left: [SpreadDetector.RGB]
-    var right: [SpreadDetector.RGB]
+    var left: EdgeProfile
+    var right: EdgeProfile
     var seam: SeamEdges
+
+    /// Bytes held for this page (array storage, not counting allocator rounding).
+    public var byteCount: Int {
+        left.byteCount + right.byteCount + seam.left.byteCount + seam.right.byteCount
+    }
+}
+
+/// A colour profile stored at 1/256 of a grey level in 16 bits per channel (6 bytes a bin instead
+/// of the 32 of a `SIMD3<Double>`): the profiles are means of 8-bit pixels, so the rounding
+/// (at most 1/512 of a level) is far below any threshold of the spread test, and a long book's
+/// worth of them stays small. Decoded to doubles when compared.
+struct EdgeProfile: Sendable {
+    private var channels: [UInt16]
+
+    init(_ profile: [SpreadDetector.RGB]) {
+        func fixed(_ x: Double) -> UInt16 { UInt16(max(0, min(65535, (x * 256).rounded()))) }
+        var c: [UInt16] = []
+        c.reserveCapacity(profile.count * 3)
+        for v in profile {
+            c.append(fixed(v.x))
+            c.append(fixed(v.y))
+            c.append(fixed(v.z))
+        }
+        channels = c
+    }
+
+    var count: Int { channels.count / 3 }
+    var byteCount: Int { channels.count * MemoryLayout<UInt16>.stride }
+
+    var rgb: [SpreadDetector.RGB] {
+        var out: [SpreadDetector.RGB] = []
+        out.reserveCapacity(count)
+        var i = 0
+        while i + 2 < channels.count {
+            let r = Double(channels[i]) / 256, g = Double(channels[i + 1]) / 256, b = Double(channels[i + 2]) / 256
+            out.append(SpreadDetector.RGB(r, g, b))
+            i += 3
+        }
+        return out
+    }
 }
 
 /// The evidence for one candidate pair, kept so a librarian (or a test) can see why.
@@ -87,14 +129,14 @@ public struct SpreadDetector: Sendable {
 
     public func edges(of page: Bitmap<RGBA8>) -> PageEdges {
         PageEdges(
-            left: profile(of: page, atRightEdge: false), right: profile(of: page, atRightEdge: true),
+            left: EdgeProfile(profile(of: page, atRightEdge: false)), right: EdgeProfile(profile(of: page, atRightEdge: true)),
             seam: SeamContinuity(parameters: parameters.seam).edges(of: page))
     }
 
     /// Compares the right edge of the page on the left with the left edge of the page on the right.
     public func evidence(left: PageEdges, right: PageEdges) -> SpreadEvidence {
-        let a = left.right
-        let b = right.left
+        let a = left.right.rgb
+        let b = right.left.rgb
         let ha = highPass(a.map(luma)), hb = highPass(b.map(luma))
         let structure = min(deviation(ha), deviation(hb))
         var best = -1.0

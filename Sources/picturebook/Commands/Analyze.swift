@@ -144,7 +144,8 @@ struct Analyze: ParsableCommand {
                     var lines: [PixelRect]?
                     if let learned {
                         let blocks = grouping.blocks(try learned.lines(in: bitmap))
-                        lines = blocks.flatMap(\.lines).map(\.rect.enclosingPixelRect)
+                        // Only the JSON report shows them; not kept per page otherwise.
+                        if json { lines = blocks.flatMap(\.lines).map(\.rect.enclosingPixelRect) }
                         let proposals = blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }
                         analysis = analyzer.analyze(bitmap, proposals: proposals, readingDirection: direction)
                     } else {
@@ -170,7 +171,11 @@ struct Analyze: ParsableCommand {
         }
         progress.finish()
 
+        // Per-page reports are kept only for --json; otherwise a long book would hold every
+        // page's boxes twice (here and in the model) just to print three totals.
         var report: [PageReport] = []
+        var times: [Double] = []
+        var boxes = 0, kept = 0
         var failures = 0
         for (i, slot) in results.all.enumerated() {
             switch slot {
@@ -181,12 +186,17 @@ struct Analyze: ParsableCommand {
                 if r.width != model.pages[i].width || r.height != model.pages[i].height {
                     Console.warning("analyze: \(model.pages[i].image) is \(r.width)×\(r.height) but book.json says \(model.pages[i].width)×\(model.pages[i].height); boxes are in the scan's pixels")
                 }
-                let (page, added, kept) = merge(r.blocks, into: model.pages[i], pageIndex: i)
+                let (page, added, keptHere) = merge(r.blocks, into: model.pages[i], pageIndex: i)
                 model.pages[i] = page
-                report.append(PageReport(image: page.image, width: r.width, height: r.height,
-                                         milliseconds: (r.milliseconds * 10).rounded() / 10,
-                                         detected: added.map(BoxReport.init), keptBoxes: kept,
-                                         lines: r.lines?.map { BoxReport.R(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
+                let ms = (r.milliseconds * 10).rounded() / 10
+                times.append(ms)
+                boxes += added.count
+                kept += keptHere
+                if json {
+                    report.append(PageReport(image: page.image, width: r.width, height: r.height, milliseconds: ms,
+                                             detected: added.map(BoxReport.init), keptBoxes: keptHere,
+                                             lines: r.lines?.map { BoxReport.R(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
+                }
             case nil:
                 failures += 1
             }
@@ -198,16 +208,14 @@ struct Analyze: ParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let times = report.map(\.milliseconds).sorted()
+        times.sort()
         let medianMs = times.isEmpty ? 0 : times[times.count / 2]
         if json {
             try Console.json(Report(book: directory, detector: learned == nil ? "classical" : "learned", pages: report, medianMilliseconds: medianMs, detectedSpreads: foundSpreads.map { [$0.first, $0.second] }))
         } else {
-            let boxes = report.reduce(0) { $0 + $1.detected.count }
             // A book whose boxes a librarian entered gets nothing new; say so, or "0 detected" reads as a failure.
-            let kept = report.reduce(0) { $0 + $1.keptBoxes }
             let keptNote = kept > 0 ? String(format: " (%d boxes already in book.json kept)", kept) : ""
-            Console.err(String(format: "analyze: %d pages, %d text boxes and %d panoramic spreads detected%@, median %.1f ms/page%@", report.count, boxes, foundSpreads.count, keptNote, medianMs,
+            Console.err(String(format: "analyze: %d pages, %d text boxes and %d panoramic spreads detected%@, median %.1f ms/page%@", times.count, boxes, foundSpreads.count, keptNote, medianMs,
                                dryRun ? " (book.json not written: --dry-run)" : " → \(BookDirectory.manifestPath(in: directory))"))
         }
         for path in unreadable { Console.error("analyze: \(path): cannot read the image; left out of the book") }

@@ -148,9 +148,9 @@ struct Prepare: ParsableCommand {
                 }
                 return
             }
-            let total = try run.myBooks().count
-            let progress = Progress("prepare", total: total, enabled: !json)
-            let summary = try run.run { event in
+            let books = try run.myBooks()
+            let progress = Progress("prepare", total: books.count, enabled: !json)
+            let summary = try run.run(books: books) { event in
                 switch event {
                 case .bookStarted, .stageStarted:
                     break
@@ -211,7 +211,9 @@ struct Prepare: ParsableCommand {
             s.books, s.shard.map { " (shard \($0))" } ?? "", s.done, s.skipped, s.failed.count, s.busy.count, s.seconds))
         for t in s.stages where t.books > 0 {
             let name = t.stage.padding(toLength: 8, withPad: " ", startingAt: 0)
-            Console.err(String(format: "  %@ %4d book(s) %6d pages %8.2f s  %7.1f pages/s", name, t.books, t.pages, t.seconds, t.pagesPerSecond))
+            Console.err(String(
+                format: "  %@ %4d book(s) %6d pages %8.2f s  %7.1f pages/s  (CPU %.2f s, %.1f pages per CPU-second)",
+                name, t.books, t.pages, t.seconds, t.pagesPerSecond, t.cpuSeconds, t.pagesPerCPUSecond))
         }
         if !s.failed.isEmpty {
             Console.err("prepare: \(s.failed.count) book(s) failed:")
@@ -254,7 +256,12 @@ private struct BookLine: Encodable {
         directory = r.directory
         status = r.status.rawValue
         seconds = (r.seconds * 1000).rounded() / 1000
-        stages = r.stages.map { var s = $0; s.seconds = (s.seconds * 1000).rounded() / 1000; return s }
+        stages = r.stages.map {
+            var s = $0
+            s.seconds = (s.seconds * 1000).rounded() / 1000
+            s.cpuSeconds = s.cpuSeconds.map { ($0 * 1000).rounded() / 1000 }
+            return s
+        }
         message = r.message
     }
 }
@@ -266,6 +273,7 @@ private struct SummaryLine: Encodable {
         var pages: Int
         var seconds: Double
         var pagesPerSecond: Double
+        var cpuSeconds: Double
     }
     struct Failure: Encodable {
         var book: String
@@ -292,7 +300,7 @@ private struct SummaryLine: Encodable {
         seconds = (s.seconds * 1000).rounded() / 1000
         stages = s.stages.map {
             Stage(stage: $0.stage, books: $0.books, pages: $0.pages, seconds: ($0.seconds * 1000).rounded() / 1000,
-                  pagesPerSecond: ($0.pagesPerSecond * 10).rounded() / 10)
+                  pagesPerSecond: ($0.pagesPerSecond * 10).rounded() / 10, cpuSeconds: ($0.cpuSeconds * 1000).rounded() / 1000)
         }
         failures = s.failed.map { Failure(book: $0.book, message: $0.message ?? "failed") }
     }
