@@ -44,25 +44,7 @@ for n in "${sizes[@]}"; do
     dir="$WORK/lib-$n/book"
     rm -rf "$WORK/lib-$n"
     mkdir -p "$dir"
-    python3 - "$template" "$dir" "$n" <<'PY'
-import json, os, sys
-template, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-book = json.load(open(os.path.join(template, "book.json")))
-pages = book["pages"]
-made = []
-for i in range(n):
-    src = pages[i % len(pages)]
-    name = "page-%04d.jpg" % (i + 1)
-    os.link(os.path.join(template, src["image"]), os.path.join(out, name))
-    page = dict(src)
-    page["image"] = name
-    page.pop("label", None)
-    page["textBoxes"] = []
-    made.append(page)
-book["pages"] = made
-book.pop("spreads", None)
-json.dump(book, open(os.path.join(out, "book.json"), "w"))
-PY
+    python3 Tools/stretch-book.py "$template" "$dir" "$n" --no-boxes
     cp "$dir/book.json" "$WORK/book-$n.json"
     /usr/bin/time -v -o "$WORK/analyze-$n.txt" "$PB" analyze "$dir" >/dev/null 2>"$WORK/analyze-$n.err" || { cat "$WORK/analyze-$n.err" >&2; exit 1; }
     line=$(printf '%5d pages: analyze peak RSS %4s MiB (%s elapsed, %s s CPU)' "$n" "$(rss "$WORK/analyze-$n.txt")" \

@@ -41,24 +41,7 @@ for n in "${sizes[@]}"; do
     dir="$WORK/book-$n"
     rm -rf "$dir" "$WORK/out-$n" "$WORK/lib-$n"
     mkdir -p "$dir"
-    python3 - "$template" "$dir" "$n" <<'PY'
-import json, os, sys
-template, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-book = json.load(open(os.path.join(template, "book.json")))
-pages = book["pages"]
-made = []
-for i in range(n):
-    src = pages[i % len(pages)]
-    name = "page-%04d.jpg" % (i + 1)
-    os.link(os.path.join(template, src["image"]), os.path.join(out, name))
-    page = dict(src)
-    page["image"] = name
-    page.pop("label", None)
-    made.append(page)
-book["pages"] = made
-book.pop("spreads", None)
-json.dump(book, open(os.path.join(out, "book.json"), "w"))
-PY
+    python3 Tools/stretch-book.py "$template" "$dir" "$n"
     start=$(date +%s.%N)
     /usr/bin/time -v -o "$WORK/thumbs-$n.txt" "$PB" thumbs "$dir" --out "$WORK/out-$n" >/dev/null 2>"$WORK/thumbs-$n.err" || { cat "$WORK/thumbs-$n.err" >&2; exit 1; }
     end=$(date +%s.%N)
