@@ -22,11 +22,7 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(24 240 1000 2000)
 
 command -v /usr/bin/time >/dev/null || { echo "bench-analyze-memory: /usr/bin/time is missing (Tools/setup.sh --bench)" >&2; exit 1; }
-if [ -z "${PB:-}" ]; then
-    swift build -c release --product picturebook >&2
-    PB="$(swift build -c release --show-bin-path)/picturebook"
-fi
-PB=$(cd "$(dirname "$PB")" && pwd)/$(basename "$PB")
+. Tools/release-binary.sh
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 

@@ -19,11 +19,7 @@ cd "$(dirname "$0")/.."
 
 WORK=${WORK:-.build/bench-prepare-ratio}
 JOBS=${JOBS:-2}
-if [ -z "${PB:-}" ]; then
-    swift build -c release --product picturebook >&2
-    PB="$(swift build -c release --show-bin-path)/picturebook"
-fi
-PB=$(cd "$(dirname "$PB")" && pwd)/$(basename "$PB")
+. Tools/release-binary.sh
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 

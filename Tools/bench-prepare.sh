@@ -32,11 +32,7 @@ WORK=${WORK:-.build/bench-prepare}
 PROCS=2
 
 command -v /usr/bin/time >/dev/null || { echo "bench-prepare: /usr/bin/time is missing (Tools/setup.sh --bench)" >&2; exit 1; }
-if [ -z "${PB:-}" ]; then
-    swift build -c release --product picturebook >&2
-    PB="$(swift build -c release --show-bin-path)/picturebook"
-fi
-PB=$(cd "$(dirname "$PB")" && pwd)/$(basename "$PB")
+. Tools/release-binary.sh
 
 mkdir -p "$WORK/templates"
 WORK=$(cd "$WORK" && pwd)

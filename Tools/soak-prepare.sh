@@ -24,11 +24,7 @@ SEED=${SEED:-1}
 TEMPLATES=${TEMPLATES:-10}
 WORK=${WORK:-.build/soak-prepare}
 
-if [ -z "${PB:-}" ]; then
-    swift build -c release --product picturebook >&2
-    PB="$(swift build -c release --show-bin-path)/picturebook"
-fi
-PB=$(cd "$(dirname "$PB")" && pwd)/$(basename "$PB")
+. Tools/release-binary.sh
 mkdir -p "$WORK/templates"
 WORK=$(cd "$WORK" && pwd)
 
