@@ -154,10 +154,10 @@ if reruns:
         if last["skipped"] != last["books"]:
             print(f"re-run {i}: {last['books'] - last['skipped']} book(s) were not up to date")
         loops.append(last["seconds"])
-    cpu = [sum(map(float, open(f"{work}/rerun-{i}.time").read().split()[1:3])) for i in range(1, len(reruns) + 1)]
+    rerun_cpu = [sum(map(float, open(f"{work}/rerun-{i}.time").read().split()[1:3])) for i in range(1, len(reruns) + 1)]
     print(f"re-run with nothing changed ({n} books): " + ", ".join(f"{w:.2f}" for w in reruns)
           + f" s wall (median {sorted(reruns)[len(reruns) // 2]:.2f} s; run loop "
-          + ", ".join(f"{x:.2f}" for x in loops) + " s; CPU user+sys " + ", ".join(f"{c:.2f}" for c in cpu)
+          + ", ".join(f"{x:.2f}" for x in loops) + " s; CPU user+sys " + ", ".join(f"{c:.2f}" for c in rerun_cpu)
           + f" s) (target ≤ 1 s); `picturebook --help` alone: {sys.argv[9]}")
 books, nodes = 100_000, 100
 if books_done:
