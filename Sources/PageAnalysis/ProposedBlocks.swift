@@ -84,38 +84,9 @@ struct LineInk {
         guard w >= 3, h >= 3 else { return }
         let across = Double(vertical ? w : h)
         thickness = max(thickness, across)
-        // Histogram of the box and the median of its border (two pixels deep).
-        var hist = [Int](repeating: 0, count: 256), border = [Int](repeating: 0, count: 256)
-        var borderCount = 0
-        for y in y0..<y1 {
-            for x in x0..<x1 {
-                let v = Int(gray.pixels[y * page.width + x])
-                hist[v] += 1
-                if x - x0 < 2 || x1 - 1 - x < 2 || y - y0 < 2 || y1 - 1 - y < 2 { border[v] += 1; borderCount += 1 }
-            }
-        }
-        var acc = 0, groundLevel = 0
-        for v in 0..<256 { acc += border[v]; if 2 * acc >= borderCount { groundLevel = v; break } }
-        // Otsu's threshold over the box.
+        guard let split = Self.split(x0: x0, y0: y0, x1: x1, y1: y1, gray: gray) else { return }
+        let threshold = split.threshold, dark = split.dark, groundLevel = split.groundLevel, inkMean = split.inkMean
         let total = w * h
-        var sumAll = 0.0
-        for v in 0..<256 { sumAll += Double(v * hist[v]) }
-        var best = -1.0, threshold = 128, weightBelow = 0, sumBelow = 0.0
-        for t in 0..<255 {
-            weightBelow += hist[t]
-            sumBelow += Double(t * hist[t])
-            let weightAbove = total - weightBelow
-            guard weightBelow > 0, weightAbove > 0 else { continue }
-            let m0 = sumBelow / Double(weightBelow), m1 = (sumAll - sumBelow) / Double(weightAbove)
-            let between = Double(weightBelow) * Double(weightAbove) * (m0 - m1) * (m0 - m1)
-            if between > best { best = between; threshold = t }
-        }
-        var n0 = 0, n1 = 0, s0 = 0.0, s1 = 0.0
-        for v in 0..<256 { if v <= threshold { n0 += hist[v]; s0 += Double(v * hist[v]) } else { n1 += hist[v]; s1 += Double(v * hist[v]) } }
-        guard n0 > 0, n1 > 0 else { return }
-        let mean0 = s0 / Double(n0), mean1 = s1 / Double(n1)
-        let dark = abs(mean0 - Double(groundLevel)) >= abs(mean1 - Double(groundLevel))
-        let inkMean = dark ? mean0 : mean1
         guard abs(inkMean - Double(groundLevel)) >= Self.minimumContrast else { return }
         if dark { darkVotes += 1 } else { lightVotes += 1 }
 
@@ -173,5 +144,46 @@ struct LineInk {
         guard maxX >= 0 else { return }
         let r = PixelRect(x: x0 + minX, y: y0 + minY, width: maxX - minX + 1, height: maxY - minY + 1)
         bounds = bounds.map { $0.union(r) } ?? r
+    }
+}
+
+extension LineInk {
+    /// The two grey-level classes of a line box (x0..<x1, y0..<y1): Otsu's threshold over the box,
+    /// and which class is ink — the one farther from the median of the box's border (two pixels
+    /// deep), which a line box always places on the ground just outside the glyphs. Nil when the
+    /// box holds one grey level only.
+    static func split(x0: Int, y0: Int, x1: Int, y1: Int, gray: Bitmap<UInt8>) -> (threshold: Int, dark: Bool, groundLevel: Int, inkMean: Double)? {
+        let w = x1 - x0, h = y1 - y0
+        guard w > 0, h > 0 else { return nil }
+        var hist = [Int](repeating: 0, count: 256), border = [Int](repeating: 0, count: 256)
+        var borderCount = 0
+        for y in y0..<y1 {
+            for x in x0..<x1 {
+                let v = Int(gray.pixels[y * gray.width + x])
+                hist[v] += 1
+                if x - x0 < 2 || x1 - 1 - x < 2 || y - y0 < 2 || y1 - 1 - y < 2 { border[v] += 1; borderCount += 1 }
+            }
+        }
+        var acc = 0, groundLevel = 0
+        for v in 0..<256 { acc += border[v]; if 2 * acc >= borderCount { groundLevel = v; break } }
+        let total = w * h
+        var sumAll = 0.0
+        for v in 0..<256 { sumAll += Double(v * hist[v]) }
+        var best = -1.0, threshold = 128, weightBelow = 0, sumBelow = 0.0
+        for t in 0..<255 {
+            weightBelow += hist[t]
+            sumBelow += Double(t * hist[t])
+            let weightAbove = total - weightBelow
+            guard weightBelow > 0, weightAbove > 0 else { continue }
+            let m0 = sumBelow / Double(weightBelow), m1 = (sumAll - sumBelow) / Double(weightAbove)
+            let between = Double(weightBelow) * Double(weightAbove) * (m0 - m1) * (m0 - m1)
+            if between > best { best = between; threshold = t }
+        }
+        var n0 = 0, n1 = 0, s0 = 0.0, s1 = 0.0
+        for v in 0..<256 { if v <= threshold { n0 += hist[v]; s0 += Double(v * hist[v]) } else { n1 += hist[v]; s1 += Double(v * hist[v]) } }
+        guard n0 > 0, n1 > 0 else { return nil }
+        let mean0 = s0 / Double(n0), mean1 = s1 / Double(n1)
+        let dark = abs(mean0 - Double(groundLevel)) >= abs(mean1 - Double(groundLevel))
+        return (threshold, dark, groundLevel, dark ? mean0 : mean1)
     }
 }

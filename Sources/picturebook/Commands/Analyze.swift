@@ -144,9 +144,11 @@ struct Analyze: ParsableCommand {
                     var lines: [PixelRect]?
                     if let learned {
                         let blocks = grouping.blocks(try learned.lines(in: bitmap))
+                        // Short lines whose ink runs on out of their box are pieces of a drawing.
+                        let proposals = DrawingLineRule().keep(
+                            blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }, on: bitmap)
                         // Only the JSON report shows them; not kept per page otherwise.
-                        if json { lines = blocks.flatMap(\.lines).map(\.rect.enclosingPixelRect) }
-                        let proposals = blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }
+                        if json { lines = proposals.flatMap(\.lines).map(\.enclosingPixelRect) }
                         analysis = analyzer.analyze(bitmap, proposals: proposals, readingDirection: direction)
                     } else {
                         analysis = analyzer.analyze(bitmap, readingDirection: direction)
@@ -424,6 +426,6 @@ enum DetectorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         let attributes = try? FileManager.default.attributesOfItem(atPath: model)
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "detector=learned \(LearnedDetectorParameters()) \(LineGrouping()) model=\(size)@\(Int(modified))"
+        return "detector=learned \(LearnedDetectorParameters()) \(LineGrouping()) \(DrawingLineRule()) model=\(size)@\(Int(modified))"
     }
 }
