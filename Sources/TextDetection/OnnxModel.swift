@@ -1,6 +1,7 @@
 // One ONNX model, run through ONNX Runtime's C API (COnnxRuntime opens the library at run time).
 
 import COnnxRuntime
+import Foundation
 
 /// What went wrong loading or running the learned text detector.
 public enum TextDetectionError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -17,10 +18,17 @@ public enum TextDetectionError: Error, CustomStringConvertible, Sendable, Equata
     }
 }
 
-/// A loaded model. ONNX Runtime sessions may be run from several threads at once, so one model
-/// serves every page of a parallel run.
+/// A loaded model, shared by every page of a parallel run.
+///
+/// One page is in the model at a time, and that run uses all the threads it was opened with.
+/// ONNX Runtime could run several pages at once, but its memory arena then keeps every
+/// concurrent run's activations for the life of the process (about 75 MiB a page at our input
+/// size), which put a two-page analyze over prepare's 300 MiB bound on long books. Serialising
+/// the runs while each uses every core costs little throughput: a page's other work (decoding,
+/// masks, grouping) still overlaps with the next page's run.
 final class OnnxModel: @unchecked Sendable {
     private let handle: OpaquePointer
+    private let gate = NSLock()
     let runtimeVersion: String
 
     init(library: String, model: String, threads: Int) throws(TextDetectionError) {
@@ -41,9 +49,11 @@ final class OnnxModel: @unchecked Sendable {
         var outShape = [Int64](repeating: 0, count: 8)
         var rank = 0
         let dims = shape.map(Int64.init)
+        gate.lock()
         let status = input.withUnsafeBufferPointer { buffer in
             pb_onnx_run(handle, buffer.baseAddress, dims, dims.count, &output, &outShape, outShape.count, &rank, &message, message.count)
         }
+        gate.unlock()
         guard status == 0, let output else {
             throw .failed(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }

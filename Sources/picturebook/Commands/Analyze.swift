@@ -122,7 +122,8 @@ struct Analyze: ParsableCommand {
         let (learnedParameters, grouping) = try learnedParameters()
         let learned: LearnedTextDetector?
         do {
-            learned = try detector.load(parameters: learnedParameters, threads: max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, jobs)))
+            // Every core for the model: one page is in it at a time (OnnxModel), the others wait.
+            learned = try detector.load(parameters: learnedParameters, threads: max(1, ProcessInfo.processInfo.activeProcessorCount))
         } catch {
             Console.error("analyze: \(error.description)")
             throw ExitCode.failure
