@@ -106,6 +106,8 @@ actor EditorRegistry {
         editors[id] = e
         return e
     }
+
+    func all() -> [BookEditor] { Array(editors.values) }
 }
 
 /// Runs blocking file work (fsync, atomic replace) on a dispatch thread, not the server's own.
@@ -178,6 +180,20 @@ extension ReaderServer {
         return problems
     }
 
+    /// When the server stops: writes every book.json still behind its journal (a save answers
+    /// before its book.json is written). Returns the problems met; the changes of a book whose
+    /// book.json cannot be written stay in its journal, and the next start replays them.
+    public func finishEdits() async -> [String] {
+        guard let editing else { return [] }
+        var problems: [String] = []
+        for editor in await editing.editors.all() {
+            do { try await offload { () throws(EditError) in try editor.finishWrites() } } catch {
+                problems.append("\(editor.directory): \(error)")
+            }
+        }
+        return problems
+    }
+
     func addEditRoutes(to router: Router<ReaderContext>, service edit: EditService) {
         router.get("/api/session") { request, _ in
             let (session, user) = try await self.signedIn(request, edit)
@@ -206,7 +222,7 @@ extension ReaderServer {
             let (book, editor) = try await self.editor(context, edit)
             let n = try Self.pageNumber(context, editor)
             let page = try await Self.body(request)
-            return try await self.changed(book: book, n: n, edit) {
+            return try await self.changed(book: book, n: n, editor, edit) {
                 try await Self.run { () throws(EditError) in try editor.savePage(n, page, base: base, user: user.name) }
             }
         }
@@ -215,7 +231,7 @@ extension ReaderServer {
             let base = try Self.ifMatch(request)
             let (book, editor) = try await self.editor(context, edit)
             let n = try Self.pageNumber(context, editor)
-            return try await self.changed(book: book, n: n, edit) {
+            return try await self.changed(book: book, n: n, editor, edit) {
                 try await Self.run { () throws(EditError) in try editor.undo(n, base: base, user: user.name) }
             }
         }
@@ -245,7 +261,10 @@ extension ReaderServer {
             }
             do {
                 let revision = try await Self.run { () throws(EditError) in try editor.restore(to: target, base: base, user: user.name) }
-                await self.library.reload(book.id)
+                // The reader's copy is read from book.json, written just after the answer.
+                Task.detached(priority: .utility) {
+                    if await Self.bookFileWritten(editor, revision) { await self.library.reload(book.id) }
+                }
                 var r = Self.jsonResponse(.ok, ["revision": .string(revision)])
                 r.headers[.eTag] = "\"\(revision)\""
                 return r
@@ -408,20 +427,19 @@ extension ReaderServer {
 
     /// A page save or undo: the answer, then the page's images remade in the background.
     func changed(
-        book: LoadedBook, n: Int, _ edit: EditService, _ work: () async throws -> (revision: String, page: JSONValue)
+        book: LoadedBook, n: Int, _ editor: BookEditor, _ edit: EditService, _ work: () async throws -> (revision: String, page: JSONValue)
     ) async throws -> Response {
         let result: (revision: String, page: JSONValue)
         do { result = try await work() } catch let e as EditError {
             return Self.editErrorResponse(e)
         }
         store.edits.record(book.pagePaths[n - 1], at: CacheUse.nowNanoseconds())
-        let saved = BookReloads.now()
         let key = "\(book.id)/\(n)"
         await edit.status.start(key, revision: result.revision)
         let revision = result.revision
         Task.detached(priority: .utility) {
             await AssetStore.$backgroundPool.withValue(edit.regenerating) {
-                await self.regenerate(id: book.id, n: n, key: key, revision: revision, saved: saved, edit)
+                await self.regenerate(id: book.id, n: n, key: key, revision: revision, editor: editor, edit)
             }
         }
         var r = Self.jsonResponse(.ok, ["revision": .string(result.revision), "page": result.page])
@@ -431,9 +449,15 @@ extension ReaderServer {
 
     /// Re-reads the book and prepares the page's cleared image and its boxes' popouts. Their cache
     /// names are hashes of the boxes, so the reader's usual URLs find the new images.
-    func regenerate(id: String, n: Int, key: String, revision: String, saved: UInt64, _ edit: EditService) async {
+    func regenerate(id: String, n: Int, key: String, revision: String, editor: BookEditor, _ edit: EditService) async {
         // Saves in quick succession: only the newest one's images are worth making.
         guard await edit.status.get(key)?.revision == revision else { return }
+        // The re-read is of book.json, which is written just after the save's answer.
+        guard await Self.bookFileWritten(editor, revision) else {
+            await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
+            return
+        }
+        let saved = BookReloads.now()
         guard case .ok(let book) = await edit.reloads.reload(id, savedAt: saved, library), n <= book.book.pages.count else {
             await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
             return
@@ -450,6 +474,12 @@ extension ReaderServer {
             if (try? await store.asset(.popout(boxID: box.id, scale: nil), page: n, of: book)) == nil { popoutsOK = false }
         }
         await edit.status.set(key, revision: revision, popout: popoutsOK ? "ready" : "failed")
+    }
+
+    /// Waits, off the server's threads, until book.json holds `revision`; false when its write
+    /// failed (a full disk: the change is in the journal and is written later).
+    static func bookFileWritten(_ editor: BookEditor, _ revision: String) async -> Bool {
+        (try? await offload { () throws(EditError) in editor.waitForBookFile(revision: revision) }) ?? false
     }
 
     static func historyItem(_ e: JournalEntry) -> JSONValue {
