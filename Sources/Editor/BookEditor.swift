@@ -307,9 +307,6 @@ public final class BookEditor: @unchecked Sendable {
             throw error.description.contains("No space") || error.description.contains("quota")
                 ? .diskFull(error.description) : .storage(error.description)
         }
-        // The rename itself made durable, so that after a power cut book.json is still no more
-        // than the batch being written behind the journal.
-        journal.syncDirectory(directory)
     }
 
     /// Applies a change in memory and queues its journal entry; `flush` makes the batch durable

@@ -110,12 +110,39 @@ actor EditorRegistry {
     func all() -> [BookEditor] { Array(editors.values) }
 }
 
-/// Runs blocking file work (fsync, atomic replace) on a dispatch thread, not the server's own.
+/// Runs blocking editor work (a save waiting for its group commit, fsyncs) on a thread of its
+/// own, neither the server's nor Dispatch's global pool: on Linux that pool is as wide as the
+/// cores and adds threads only slowly when its threads block, so twenty saves waiting on one
+/// batch queued behind two threads (Documentation/Editing.md, "where the time goes"). Saves
+/// need a signed-in editor and connections are capped, which bounds the threads.
 func offload<T: Sendable>(_ work: @escaping @Sendable () throws(EditError) -> T) async throws -> T {
     try await withCheckedThrowingContinuation { c in
-        DispatchQueue.global(qos: .userInitiated).async {
+        let thread = Thread {
             do { c.resume(returning: try work()) } catch { c.resume(throwing: error) }
         }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// With PICTUREBOOK_SAVE_TIMING set, one line per page save on standard error: where its time
+/// went inside the server, in ms (Tools/bench-saves.py --timing summarises them).
+struct RequestTiming: Sendable {
+    static let enabled = ProcessInfo.processInfo.environment["PICTUREBOOK_SAVE_TIMING"].map { !$0.isEmpty && $0 != "0" } ?? false
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000 }
+}
+
+/// The moments of one save, filled in as it goes (from several threads, one after the other).
+final class SaveMoments: @unchecked Sendable {
+    var start = RequestTiming.now(), queued = 0.0, running = 0.0, saved = 0.0, resumed = 0.0
+
+    func report() {
+        guard RequestTiming.enabled else { return }
+        let end = RequestTiming.now()
+        let f = { (x: Double) in String(format: "%.2f", x) }
+        let line = "save-request: total \(f(end - start))  before \(f(queued - start))  thread \(f(running - queued))  "
+            + "save \(f(saved - running))  resume \(f(resumed - saved))  after \(f(end - resumed))\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }
 
@@ -217,13 +244,22 @@ extension ReaderServer {
             return r
         }
         router.put("/api/edit/books/:id/pages/:n") { request, context in
+            let moments = SaveMoments()
             let (_, user) = try await self.authorised(request, edit, role: .editor)
             let base = try Self.ifMatch(request)
             let (book, editor) = try await self.editor(context, edit)
             let n = try Self.pageNumber(context, editor)
             let page = try await Self.body(request)
+            defer { moments.report() }
             return try await self.changed(book: book, n: n, editor, edit) {
-                try await Self.run { () throws(EditError) in try editor.savePage(n, page, base: base, user: user.name) }
+                moments.queued = RequestTiming.now()
+                let r = try await Self.run { () throws(EditError) in
+                    moments.running = RequestTiming.now()
+                    defer { moments.saved = RequestTiming.now() }
+                    return try editor.savePage(n, page, base: base, user: user.name)
+                }
+                moments.resumed = RequestTiming.now()
+                return r
             }
         }
         router.post("/api/edit/books/:id/pages/:n/undo") { request, context in
@@ -457,6 +493,7 @@ extension ReaderServer {
             await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
             return
         }
+        guard await edit.status.get(key)?.revision == revision else { return }
         let saved = BookReloads.now()
         guard case .ok(let book) = await edit.reloads.reload(id, savedAt: saved, library), n <= book.book.pages.count else {
             await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
