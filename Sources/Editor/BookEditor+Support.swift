@@ -39,10 +39,22 @@ extension BookEditor {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    /// The time now as ISO 8601 UTC with milliseconds ("2026-11-26T23:13:24.123Z"). Made by hand:
+    /// a new ISO8601DateFormatter per journal entry cost a good part of each save's time in the
+    /// batch, and one shared formatter would need a lock of its own across books.
     static func now() -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date())
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var t = time_t(ts.tv_sec)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ v: Int32, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        let ms = Int32(ts.tv_nsec / 1_000_000)
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(ms, 3))Z"
     }
 
     /// A one-line description of a page change: boxes added, removed, moved, retexted; review mark.

@@ -253,13 +253,13 @@ extension ReaderServer {
             defer { moments.report() }
             return try await self.changed(book: book, n: n, editor, edit) {
                 moments.queued = RequestTiming.now()
-                let r = try await Self.run { () throws(EditError) in
+                // Set on a 409 or 400 too: those are timed like the 200s.
+                defer { moments.resumed = RequestTiming.now() }
+                return try await Self.run { () throws(EditError) in
                     moments.running = RequestTiming.now()
                     defer { moments.saved = RequestTiming.now() }
                     return try editor.savePage(n, page, base: base, user: user.name)
                 }
-                moments.resumed = RequestTiming.now()
-                return r
             }
         }
         router.post("/api/edit/books/:id/pages/:n/undo") { request, context in

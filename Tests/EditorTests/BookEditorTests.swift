@@ -59,6 +59,13 @@ func textPage(_ editor: BookEditor) throws -> Int {
         #expect(journal.contains("\"user\": \"ann\"") || journal.contains("\"user\":\"ann\""))
         // A fresh editor (a restarted server) sees the same revision.
         #expect(try BookEditor(directory: dir).revision == saved.revision)
+        // The entry's time is ISO 8601 UTC with milliseconds, and now.
+        let time = try #require(try editor.history().first?.time)
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let when = try #require(f.date(from: time), "\(time)")
+        #expect(abs(when.timeIntervalSinceNow) < 600)
+        #expect(time.count == 24 && time.hasSuffix("Z"))
     }
 
     @Test func staleSaveOfSamePageConflictsButOtherPageDoesNot() throws {
