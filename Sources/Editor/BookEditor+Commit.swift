@@ -180,6 +180,7 @@ extension BookEditor {
             writeFailed = false
         } else {
             writeFailed = true
+            failedSeq = held.seq
         }
         leading = false
         queue.broadcast()
@@ -248,7 +249,8 @@ extension BookEditor {
         queue.lock()
         defer { queue.unlock() }
         while writtenSeq < seq {
-            if writeFailed { return false }
+            // A failed write of an earlier batch says nothing of a later one still to come.
+            if writeFailed && failedSeq >= seq { return false }
             if !queue.wait(until: deadline) { return writtenSeq >= seq }
         }
         return true

@@ -46,6 +46,8 @@ public final class BookEditor: @unchecked Sendable {
     /// the last write behind a batch failed. `waitForBookFile` waits on these.
     var writtenSeq = 0
     var writeFailed = false
+    /// The seq up to which the failed write would have brought book.json.
+    var failedSeq = 0
     /// Seconds before a failed book.json write is tried again when no save comes to do it.
     static let retryDelay = 5.0
     private let published = NSLock()

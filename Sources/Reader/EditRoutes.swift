@@ -120,7 +120,6 @@ func offload<T: Sendable>(_ work: @escaping @Sendable () throws(EditError) -> T)
         let thread = Thread {
             do { c.resume(returning: try work()) } catch { c.resume(throwing: error) }
         }
-        thread.stackSize = 1 << 20
         thread.start()
     }
 }
