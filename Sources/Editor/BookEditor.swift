@@ -84,11 +84,12 @@ public final class BookEditor: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// The durable revision. Like `pageCount`, read without waiting for a batch being written:
-    /// the server asks from its async handlers, which must not block on a disk flush.
+    /// The durable (journaled) revision. Like `pageCount`, read without waiting for a batch being
+    /// made: the server asks from its async handlers, which must not block on a disk flush.
     public var revision: String { published.withLock { publishedRevision } }
 
-    /// The book as stored and its revision, fresh from disk if another process changed it.
+    /// The book as stored (or, while book.json is being written behind a save's answer, as it is
+    /// about to be stored) and its revision, fresh from disk if another process changed it.
     public func snapshot() throws(EditError) -> (revision: String, book: JSONValue) {
         try reading { (revisionValue, root) }
     }
@@ -106,8 +107,8 @@ public final class BookEditor: @unchecked Sendable {
 
     public var pageCount: Int { published.withLock { publishedCount } }
 
-    /// Copies what `revision` and `pageCount` answer; called whenever the files and the memory
-    /// agree (after a read of the disk or a written batch).
+    /// Copies what `revision` and `pageCount` answer; called whenever the journal and the memory
+    /// agree (after a read of the disk or a journaled batch).
     func publish() {
         let count = Self.pages(of: root).count, revision = revisionValue
         published.withLock {
