@@ -8,7 +8,9 @@ of each figure over the runs.
     Tools/bench-saves.py [--binary .build/release/picturebook] [--editors 20] [--saves 30] [--runs 3] [--timing]
 
 --timing runs the server with PICTUREBOOK_SAVE_TIMING=1 and prints where a batch's time goes
-(its steps summed over the batch's changes, averaged over the batches).
+(its steps summed over the batch's changes, averaged over the batches; "answered" is when its
+saves were answered, "book" the book.json write behind them) and where each PUT's time goes
+inside the server (p50/p99 of each part).
 
 The binary defaults to the release build when there is one, else the debug build (it says which).
 """
@@ -133,8 +135,13 @@ def run_once(binary, kind, args):
 
 def print_timing(log):
     # Lines like "save-batch: 3 changes  total 12.34 ms  refresh 0.01  serialize 0.20  ..."
-    batches = []
+    batches, requests = [], []
     for line in open(log):
+        if line.startswith("save-request:"):
+            # "save-request: total 12.3  before 0.4  thread 0.1  save 9.8  resume 0.2  after 1.8"
+            w = line.split()[1:]
+            requests.append({k: float(v) for k, v in zip(w[0::2], w[1::2])})
+            continue
         if not line.startswith("save-batch:"):
             continue
         words = line.split()
@@ -152,6 +159,13 @@ def print_timing(log):
     print(f"bench-saves: {len(batches)} batches, {mean('changes'):.1f} changes a batch (max {max(b['changes'] for b in batches):.0f}); "
           f"batch time ms mean {mean('total'):.2f}, p50 {percentile(totals, 50):.2f}, p99 {percentile(totals, 99):.2f}")
     print("bench-saves: mean ms per batch  " + "  ".join(f"{k} {mean(k):.2f}" for k in keys))
+    if requests:
+        # Inside the server, per PUT: before = routing, session, book lookup, body; thread = until
+        # the save's own thread runs; save = the editor (waiting for and running its batch);
+        # resume = back onto the server's threads; after = the answer and the regeneration task.
+        parts = [k for k in requests[0]]
+        print(f"bench-saves: inside the server per PUT ({len(requests)} saves incl. 409s), ms p50/p99  " + "  ".join(
+            f"{k} {percentile([r[k] for r in requests], 50):.1f}/{percentile([r[k] for r in requests], 99):.1f}" for k in parts))
 
 
 if __name__ == "__main__":

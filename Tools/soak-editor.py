@@ -4,7 +4,11 @@ same page and different pages, re-reading on 409) while the server is killed wit
 times and restarted. Afterwards book.json must validate and the journal must hold every edit that
 got a 2xx, with book.json showing the journal's last state.
 
-    Tools/soak-editor.py [--binary .build/debug/picturebook] [--kills 6] [--seconds 30]
+    Tools/soak-editor.py [--binary .build/debug/picturebook] [--kills 6] [--seconds 30] [--end-with-kill]
+
+--end-with-kill ends with one more kill -9 while the editors are saving instead of a clean stop:
+book.json as that kill left it must validate as it is (a save is answered before book.json is
+written, so it may lack the last batch), and `picturebook history` then replays what it lacks.
 
 Prints a summary and exits non-zero when an acknowledged edit is missing or the book is invalid.
 """
@@ -118,6 +122,7 @@ def main():
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build/debug/picturebook"))
     ap.add_argument("--kills", type=int, default=6)
     ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--end-with-kill", action="store_true", help="end with kill -9 mid-save instead of a clean stop")
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="pb-soak-")
@@ -149,10 +154,26 @@ def main():
         time.sleep(random.uniform(0.05, 0.3))
         server.start()
     time.sleep(interval)
+    left_by_kill = None
+    if args.end_with_kill:
+        server.kill9()
+        kills += 1
+        farm = os.path.join(lib, "farm")
+        # As the kill left it, before anything replays the journal.
+        raw = subprocess.run([args.binary, "validate", farm], capture_output=True, text=True)
+        lines = [l for l in open(os.path.join(farm, ".picturebook/journal.jsonl")) if l.strip()]
+        last = json.loads(lines[-1]) if lines else None
+        current = json.load(open(os.path.join(farm, "book.json")))
+        behind = bool(last and last.get("page") and current["pages"][last["page"] - 1] != last["after"])
+        left_by_kill = (raw.returncode, behind)
     stop.set()
     for e in eds:
         e.join(timeout=30)
-    server.stop()
+    if args.end_with_kill:
+        # Opening the journal replays what book.json lacks (as `serve --edit` does at start).
+        subprocess.run([args.binary, "history", os.path.join(lib, "farm")], capture_output=True, check=True)
+    else:
+        server.stop()
 
     # The verdict: validate, then every acknowledged (page, token, revision) is in the journal.
     v = subprocess.run([args.binary, "validate", os.path.join(lib, "farm")], capture_output=True, text=True)
@@ -172,13 +193,17 @@ def main():
         last_by_page[e["page"]] = e["after"]
     consistent = all(final["pages"][n - 1] == after for n, after in last_by_page.items())
 
-    print(f"soak: {args.seconds:.0f} s, {kills} kill -9 + restart, 2 editors on pages {pages1} and {pages2}")
+    print(f"soak: {args.seconds:.0f} s, {kills} kill -9 (+ restart), 2 editors on pages {pages1} and {pages2}")
     print(f"soak: saves acknowledged {len(acked)}, conflicts (409, re-read) {sum(e.conflicts for e in eds)}, "
           f"requests cut by a kill {sum(e.dropped for e in eds)}, other errors {sum(e.errors for e in eds)}")
     print(f"soak: journal entries {len(journal)} (seq 1..{len(journal)} in order: {ordered}); "
           f"acknowledged edits missing from the journal: {len(missing)}")
+    if left_by_kill:
+        print(f"soak: ended with kill -9 mid-save: book.json as left validates with exit {left_by_kill[0]}, "
+              f"lacked the journal's last entry: {left_by_kill[1]}; then replayed by `picturebook history`")
     print(f"soak: book.json shows each page's last journal state: {consistent}; validate exit {v.returncode}")
     ok = not missing and v.returncode == 0 and ordered and consistent and acked and not sum(e.errors for e in eds)
+    ok = ok and (left_by_kill is None or left_by_kill[0] == 0)
     print("soak: PASS" if ok else "soak: FAIL")
     if ok:
         shutil.rmtree(work, ignore_errors=True)

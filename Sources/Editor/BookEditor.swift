@@ -1,8 +1,10 @@
 // Editing one book: the book.json document as stored (unknown fields kept), its revision, and the
 // journal of changes. Every operation takes a lock file shared with other processes (a running
 // server and `picturebook history --restore`), re-reads the disk when someone else changed it,
-// and makes its change durable in this order: journal line fsynced, then book.json replaced
-// atomically. A crash between the two is repaired on the next open by replaying the last entry.
+// and makes its change durable in the journal (lines appended and fsynced) before answering.
+// book.json is replaced atomically right after the answer, still under the lock file, so it is
+// never more than the one batch behind the journal; a crash in between is repaired on the next
+// open by replaying the journal's trailing entries. Documentation/Editing.md has the argument.
 
 public import BookModel
 import FileIO
@@ -20,34 +22,54 @@ public final class BookEditor: @unchecked Sendable {
     let manifest: String
     let lockPath: String
     /// Serialises this process's operations; the lock file serialises processes.
-    private let lock = NSLock()
+    let lock = NSLock()
 
-    private var root: JSONValue = .null
-    private var revisionValue = ""
-    private var entries: [JournalEntry] = []
+    var root: JSONValue = .null
+    var revisionValue = ""
+    var entries: [JournalEntry] = []
     /// Revisions this editor can place in the journal (revision → seq of the state it names).
-    private var known: [String: Int] = [:]
+    var known: [String: Int] = [:]
     /// What book.json and the journal looked like after our last read or write.
-    private var diskKey = ""
+    var diskKey = ""
 
-    /// Changes applied in memory whose batch is not yet written (only inside `runBatch`).
-    private var unwritten: [JournalEntry] = []
+    /// Changes applied in memory whose batch is not yet journaled (only inside `runBatch`).
+    var unwritten: [JournalEntry] = []
+    /// The current state's bytes while book.json does not hold them yet: from a batch's journal
+    /// fsync until the write behind it is done, or until a failed write (a full disk) is retried.
+    /// The memory, not book.json, is then the newest state, and every read answers from it.
+    var unsavedBook: [UInt8]?
+    /// True while the writer thread holds the lock file to write `unsavedBook` (so no other
+    /// process can change the files, and reads need not look at the disk).
+    var writing = false
+    let writer = DispatchQueue(label: "picturebook.editor.book-json", qos: .userInitiated)
+    /// Under `queue`: the seq of the newest journal entry book.json is known to hold, and whether
+    /// the last write behind a batch failed. `waitForBookFile` waits on these.
+    var writtenSeq = 0
+    var writeFailed = false
+    /// The seq up to which the failed write would have brought book.json.
+    var failedSeq = 0
+    /// Seconds before a failed book.json write is tried again when no save comes to do it.
+    static let retryDelay = 5.0
     private let published = NSLock()
     private var publishedCount = 0
     private var publishedRevision = ""
-    private var unwrittenBook: [UInt8]?
-    /// Group commit: the changes waiting for the next batch, and whether a thread is making one.
-    private let queue = NSCondition()
-    private var waiting: [Job] = []
-    private var leading = false
+    var unwrittenBook: [UInt8]?
+    /// Group commit: the changes waiting for the next batch, and whether a batch is being made
+    /// (from its start until its book.json write behind the answers is done).
+    let queue = NSCondition()
+    var waiting: [Job] = []
+    var leading = false
     /// Set while a batch is run again because its whole-book check failed: every change is then
     /// checked against the whole book, as one by one.
-    private var strict = false
+    var strict = false
     /// Where a batch's time goes, printed to stderr when PICTUREBOOK_SAVE_TIMING is set.
-    private var timing = SaveTiming()
+    var timing = SaveTiming()
 
-    /// Tests make the disk "fail" at a named step ("journal" or "book") with this.
+    /// Tests make the disk "fail" (or wait) at a named step ("journal" or "book") with this.
     public var fault: (@Sendable (String) throws(EditError) -> Void)?
+    /// Where the failure of a book.json write that comes after the answer is reported (the
+    /// change is safe in the journal; no request is left to tell). Standard error by default.
+    public var log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("picturebook: \($0)\n".utf8)) }
 
     /// Opens a book folder for editing, replaying a journal entry that book.json lacks.
     public init(directory: String) throws(EditError) {
@@ -62,40 +84,32 @@ public final class BookEditor: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// The durable revision. Like `pageCount`, read without waiting for a batch being written:
-    /// the server asks from its async handlers, which must not block on a disk flush.
+    /// The durable (journaled) revision. Like `pageCount`, read without waiting for a batch being
+    /// made: the server asks from its async handlers, which must not block on a disk flush.
     public var revision: String { published.withLock { publishedRevision } }
 
-    /// The book as stored and its revision, fresh from disk if another process changed it.
+    /// The book as stored (or, while book.json is being written behind a save's answer, as it is
+    /// about to be stored) and its revision, fresh from disk if another process changed it.
     public func snapshot() throws(EditError) -> (revision: String, book: JSONValue) {
-        try locked { () throws(EditError) in
-            try refreshIfChanged()
-            return (revisionValue, root)
-        }
+        try reading { (revisionValue, root) }
     }
 
     /// The whole book as it was at `revision` (one the history names), for looking at or for
     /// putting a page back.
     public func book(at revision: String) throws(EditError) -> JSONValue {
-        try locked { () throws(EditError) in
-            try refreshIfChanged()
-            return try bookAt(revision)
-        }
+        try reading { () throws(EditError) in try bookAt(revision) }
     }
 
     /// Every journal entry, oldest first.
     public func history() throws(EditError) -> [JournalEntry] {
-        try locked { () throws(EditError) in
-            try refreshIfChanged()
-            return entries
-        }
+        try reading { entries }
     }
 
     public var pageCount: Int { published.withLock { publishedCount } }
 
-    /// Copies what `revision` and `pageCount` answer; called whenever the files and the memory
-    /// agree (after a read of the disk or a written batch).
-    private func publish() {
+    /// Copies what `revision` and `pageCount` answer; called whenever the journal and the memory
+    /// agree (after a read of the disk or a journaled batch).
+    func publish() {
         let count = Self.pages(of: root).count, revision = revisionValue
         published.withLock {
             publishedCount = count
@@ -163,19 +177,45 @@ public final class BookEditor: @unchecked Sendable {
 
     // MARK: Internals
 
-    private func locked<T>(_ body: () throws(EditError) -> T) throws(EditError) -> T {
+    /// Runs `body` holding this process's lock and then the lock file (always in that order).
+    func locked<T>(_ body: () throws(EditError) -> T) throws(EditError) -> T {
         lock.lock()
         defer { lock.unlock() }
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw EditError.fromErrno(lockPath, "cannot open the lock file") }
+        let fd = try lockFile()
         defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw EditError.fromErrno(lockPath, "cannot lock") }
-        }
         return try body()
     }
 
-    private func currentDiskKey() -> String {
+    /// The lock file, opened and locked; closing the descriptor unlocks it (from any thread, which
+    /// is how the writer thread ends a batch).
+    func lockFile() throws(EditError) -> Int32 {
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw EditError.fromErrno(lockPath, "cannot open the lock file") }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR {
+                let e = EditError.fromErrno(lockPath, "cannot lock")
+                close(fd)
+                throw e
+            }
+        }
+        return fd
+    }
+
+    /// A read: the newest state, which is the memory while this process's writer is replacing
+    /// book.json (it holds the lock file, so nobody else can have changed the files) and otherwise
+    /// the disk's if another process changed it. Never waits for the book.json write, and so a
+    /// save's answer and any read after it show the same revision.
+    private func reading<T>(_ body: () throws(EditError) -> T) throws(EditError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if writing { return try body() }
+        let fd = try lockFile()
+        defer { close(fd) }
+        try refreshIfChanged()
+        return try body()
+    }
+
+    func currentDiskKey() -> String {
         func key(_ p: String) -> String {
             var st = stat()
             guard stat(p, &st) == 0 else { return "-" }
@@ -184,13 +224,15 @@ public final class BookEditor: @unchecked Sendable {
         return key(manifest) + "|" + key(journal.path)
     }
 
-    private func refreshIfChanged() throws(EditError) {
+    func refreshIfChanged() throws(EditError) {
         if currentDiskKey() != diskKey { try reload() }
     }
 
-    /// Reads book.json and the journal; replays the last entry when book.json still shows the
-    /// state before it (the process died between the journal append and the book.json write).
-    private func reload() throws(EditError) {
+    /// Reads book.json and the journal; replays the trailing entries book.json lacks (the process
+    /// died between a batch's journal append and its book.json write). When writing the replayed
+    /// book fails (a full disk) the memory keeps it and the next batch writes it first.
+    func reload() throws(EditError) {
+        unsavedBook = nil
         entries = try journal.readAll()
         var book = try readManifest()
         var replayed = false
@@ -209,9 +251,16 @@ public final class BookEditor: @unchecked Sendable {
             // trusted to describe the file, so only the current one is known.
             known = [revisionValue: seq]
         }
-        if replayed { try writeManifest(JSONWriter.serialize(book)) }
+        if replayed {
+            let bytes = JSONWriter.serialize(book)
+            do throws(EditError) { try writeManifest(bytes) } catch {
+                unsavedBook = bytes
+                log("\(manifest): the journal's last changes could not be written into it (\(error)); they are kept in the journal and written with the next save")
+            }
+        }
         diskKey = currentDiskKey()
         publish()
+        if unsavedBook == nil { bookFileCaughtUp() }
     }
 
     /// The book with the journal's trailing entries that it lacks applied, when that gives the
@@ -255,7 +304,7 @@ public final class BookEditor: @unchecked Sendable {
         }
     }
 
-    private func writeManifest(_ bytes: [UInt8]) throws(EditError) {
+    func writeManifest(_ bytes: [UInt8]) throws(EditError) {
         try fault?("book")
         do { try AtomicFile.write(bytes, to: manifest) } catch {
             throw error.description.contains("No space") || error.description.contains("quota")
@@ -325,111 +374,7 @@ public final class BookEditor: @unchecked Sendable {
         before.objectValue?["single"] != after.objectValue?["single"]
     }
 
-    /// Writes the batch's entries to the journal with one fsync, then book.json once with the
-    /// batch's final state. Either failing leaves both files as they were and the in-memory state
-    /// re-read from them, and every change of the batch is refused.
-    private func flush() throws(EditError) {
-        guard !unwritten.isEmpty, let bytes = unwrittenBook else { return }
-        let batch = unwritten
-        unwritten = []
-        unwrittenBook = nil
-        do throws(EditError) {
-            try fault?("journal")
-            var t = SaveTiming.now()
-            let length = try journal.append(batch)
-            timing.add(.journal, since: &t)
-            do throws(EditError) {
-                try writeManifest(bytes)
-                timing.add(.book, since: &t)
-            } catch {
-                journal.cutBack(to: length)
-                throw error
-            }
-            diskKey = currentDiskKey()
-            publish()
-        } catch {
-            // The files are as before the batch: forget what was applied in memory.
-            diskKey = ""
-            try? reload()
-            throw error
-        }
-    }
-
-    /// Runs a change as part of a group commit. Saves that arrive while one batch is being made
-    /// durable wait and go together in the next: one journal fsync and one book.json write for
-    /// all of them, instead of two fsyncs each one after the other behind the book's lock. No
-    /// change is answered before its batch is on disk; one that fails alone (a conflict, an
-    /// invalid page) does not affect the others; a failed write refuses the whole batch.
-    private func batched<T>(_ work: @escaping () throws(EditError) -> T) throws(EditError) -> T {
-        var result: Result<T, EditError>?
-        let job = Job()
-        job.run = { () -> Bool in
-            do throws(EditError) {
-                result = .success(try work())
-                return true
-            } catch {
-                result = .failure(error)
-                return false
-            }
-        }
-        job.fail = { result = .failure($0) }
-        queue.lock()
-        waiting.append(job)
-        while !job.done {
-            if leading {
-                queue.wait()
-                continue
-            }
-            leading = true
-            let batch = waiting
-            waiting = []
-            queue.unlock()
-            runBatch(batch)
-            queue.lock()
-            leading = false
-            for j in batch { j.done = true }
-            queue.broadcast()
-        }
-        queue.unlock()
-        guard let result else { throw .storage("internal error: a change was not run") }
-        return try result.get()
-    }
-
-    private func runBatch(_ batch: [Job]) {
-        timing.start(jobs: batch.count)
-        defer { timing.report() }
-        do throws(EditError) {
-            try locked { () throws(EditError) in
-                var t = SaveTiming.now()
-                try refreshIfChanged()
-                timing.add(.refresh, since: &t)
-                var applied: [Job] = []
-                for job in batch where job.run() { applied.append(job) }
-                // The safety net under the per-page checks: the batch's final book, checked whole
-                // once. Should a page check ever have let through what the whole-book check
-                // refuses, the batch is run again with every change checked whole.
-                if !applied.isEmpty, let bytes = unwrittenBook, (try? validate(bytes)) == nil {
-                    unwritten = []
-                    unwrittenBook = nil
-                    diskKey = ""
-                    try reload()
-                    strict = true
-                    defer { strict = false }
-                    applied = []
-                    for job in batch where job.run() { applied.append(job) }
-                }
-                timing.add(.batchCheck, since: &t)
-                do throws(EditError) { try flush() } catch {
-                    for job in applied { job.fail(error) }
-                }
-            }
-        } catch {
-            // The lock or the re-read failed: nothing ran.
-            for job in batch { job.fail(error) }
-        }
-    }
-
-    private func validate(_ bytes: [UInt8]) throws(EditError) {
+    func validate(_ bytes: [UInt8]) throws(EditError) {
         do {
             _ = try Book.decode(bytes, file: BookDirectory.manifestName, baseDirectory: directory)
         } catch {
@@ -477,121 +422,5 @@ public final class BookEditor: @unchecked Sendable {
             if e.kind == .restore { book = e.before } else if let n = e.page { book = Self.replacing(page: n, with: e.before, in: book) }
         }
         return book
-    }
-
-    // MARK: Helpers
-
-    static func pages(of book: JSONValue) -> [JSONValue] { book.objectValue?["pages"]?.arrayValue ?? [] }
-
-    static func replacing(page n: Int, with page: JSONValue, in book: JSONValue) -> JSONValue {
-        guard var o = book.objectValue, var pages = o["pages"]?.arrayValue, pages.indices.contains(n - 1) else { return book }
-        pages[n - 1] = page
-        o["pages"] = .array(pages)
-        return .object(o)
-    }
-
-    /// "seq-hash": the seq places it in the journal, the hash ties it to the content.
-    static func revision(seq: Int, book: JSONValue) -> String { "\(seq)-\(revisionHash(book))" }
-
-    static func hashPart(of revision: String) -> String {
-        revision.split(separator: "-", maxSplits: 1).last.map(String.init) ?? ""
-    }
-
-    static func revisionHash(_ book: JSONValue) -> String { hash(JSONWriter.serialize(book)) }
-
-    static func hash(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h &*= 0x0000_0100_0000_01b3
-        }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    static func now() -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date())
-    }
-
-    /// A one-line description of a page change: boxes added, removed, moved, retexted; review mark.
-    static func summary(before: JSONValue, after: JSONValue) -> String {
-        func boxes(_ p: JSONValue) -> [String: JSONValue] {
-            var d: [String: JSONValue] = [:]
-            for (i, b) in (p.objectValue?["textBoxes"]?.arrayValue ?? []).enumerated() {
-                d[b.objectValue?["id"]?.stringValue ?? "#\(i)"] = b
-            }
-            return d
-        }
-        let a = boxes(before), b = boxes(after)
-        var parts: [String] = []
-        let added = b.keys.filter { a[$0] == nil }.sorted(), removed = a.keys.filter { b[$0] == nil }.sorted()
-        if !added.isEmpty { parts.append("added " + added.joined(separator: ", ")) }
-        if !removed.isEmpty { parts.append("removed " + removed.joined(separator: ", ")) }
-        var moved: [String] = [], retexted: [String] = [], other: [String] = []
-        for id in a.keys.sorted() {
-            guard let x = a[id]?.objectValue, let y = b[id]?.objectValue, a[id] != b[id] else { continue }
-            if x["rect"] != y["rect"] { moved.append(id) }
-            if x["text"] != y["text"] { retexted.append(id) }
-            if x["rect"] == y["rect"] && x["text"] == y["text"] { other.append(id) }
-        }
-        if !moved.isEmpty { parts.append("moved " + moved.joined(separator: ", ")) }
-        if !retexted.isEmpty { parts.append("text of " + retexted.joined(separator: ", ")) }
-        if !other.isEmpty { parts.append("changed " + other.joined(separator: ", ")) }
-        let ra = before.objectValue?["reviewed"], rb = after.objectValue?["reviewed"]
-        if ra != rb { parts.append(rb?.boolValue == true ? "marked reviewed" : "review mark removed") }
-        if parts.isEmpty { parts.append(before == after ? "no change" : "page fields changed") }
-        return parts.joined(separator: "; ")
-    }
-}
-
-/// One change waiting for a group commit: `run` applies it in memory (false when it was refused),
-/// `fail` replaces its answer when its batch could not be written.
-private final class Job {
-    var run: () -> Bool = { false }
-    var fail: (EditError) -> Void = { _ in }
-    var done = false
-}
-
-/// Time spent per step of one batch, summed over its changes (milliseconds), for finding where a
-/// save's time goes: `PICTUREBOOK_SAVE_TIMING=1 picturebook serve --edit …` prints one line a batch.
-struct SaveTiming {
-    enum Step: Int, CaseIterable {
-        case refresh, serialize, check, hash, batchCheck, journal, book
-        var name: String { ["refresh", "serialize", "check", "hash", "batch-check", "journal", "book"][rawValue] }
-    }
-
-    static let enabled = ProcessInfo.processInfo.environment["PICTUREBOOK_SAVE_TIMING"].map { !$0.isEmpty && $0 != "0" } ?? false
-    private var spent = [Double](repeating: 0, count: Step.allCases.count)
-    private var jobs = 0
-    private var began = 0.0
-
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
-    }
-
-    mutating func start(jobs: Int) {
-        guard Self.enabled else { return }
-        spent = spent.map { _ in 0 }
-        self.jobs = jobs
-        began = Self.now()
-    }
-
-    /// Adds the time since `t` to `step` and moves `t` to now.
-    mutating func add(_ step: Step, since t: inout Double) {
-        guard Self.enabled else { return }
-        let n = Self.now()
-        spent[step.rawValue] += n - t
-        t = n
-    }
-
-    func report() {
-        guard Self.enabled else { return }
-        let total = Self.now() - began
-        let parts = Step.allCases.map { "\($0.name) \(String(format: "%.2f", spent[$0.rawValue]))" }.joined(separator: "  ")
-        FileHandle.standardError.write(Data("save-batch: \(jobs) changes  total \(String(format: "%.2f", total)) ms  \(parts)\n".utf8))
     }
 }

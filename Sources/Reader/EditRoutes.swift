@@ -106,14 +106,42 @@ actor EditorRegistry {
         editors[id] = e
         return e
     }
+
+    func all() -> [BookEditor] { Array(editors.values) }
 }
 
-/// Runs blocking file work (fsync, atomic replace) on a dispatch thread, not the server's own.
+/// Runs blocking editor work (a save waiting for its group commit, fsyncs) on a thread of its
+/// own, neither the server's nor Dispatch's global pool: on Linux that pool is as wide as the
+/// cores and adds threads only slowly when its threads block, so twenty saves waiting on one
+/// batch queued behind two threads (Documentation/Editing.md, "where the time goes"). Saves
+/// need a signed-in editor and connections are capped, which bounds the threads.
 func offload<T: Sendable>(_ work: @escaping @Sendable () throws(EditError) -> T) async throws -> T {
     try await withCheckedThrowingContinuation { c in
-        DispatchQueue.global(qos: .userInitiated).async {
+        let thread = Thread {
             do { c.resume(returning: try work()) } catch { c.resume(throwing: error) }
         }
+        thread.start()
+    }
+}
+
+/// With PICTUREBOOK_SAVE_TIMING set, one line per page save on standard error: where its time
+/// went inside the server, in ms (Tools/bench-saves.py --timing summarises them).
+struct RequestTiming: Sendable {
+    static let enabled = ProcessInfo.processInfo.environment["PICTUREBOOK_SAVE_TIMING"].map { !$0.isEmpty && $0 != "0" } ?? false
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000 }
+}
+
+/// The moments of one save, filled in as it goes (from several threads, one after the other).
+final class SaveMoments: @unchecked Sendable {
+    var start = RequestTiming.now(), queued = 0.0, running = 0.0, saved = 0.0, resumed = 0.0
+
+    func report() {
+        guard RequestTiming.enabled else { return }
+        let end = RequestTiming.now()
+        let f = { (x: Double) in String(format: "%.2f", x) }
+        let line = "save-request: total \(f(end - start))  before \(f(queued - start))  thread \(f(running - queued))  "
+            + "save \(f(saved - running))  resume \(f(resumed - saved))  after \(f(end - resumed))\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }
 
@@ -178,6 +206,20 @@ extension ReaderServer {
         return problems
     }
 
+    /// When the server stops: writes every book.json still behind its journal (a save answers
+    /// before its book.json is written). Returns the problems met; the changes of a book whose
+    /// book.json cannot be written stay in its journal, and the next start replays them.
+    public func finishEdits() async -> [String] {
+        guard let editing else { return [] }
+        var problems: [String] = []
+        for editor in await editing.editors.all() {
+            do { try await offload { () throws(EditError) in try editor.finishWrites() } } catch {
+                problems.append("\(editor.directory): \(error)")
+            }
+        }
+        return problems
+    }
+
     func addEditRoutes(to router: Router<ReaderContext>, service edit: EditService) {
         router.get("/api/session") { request, _ in
             let (session, user) = try await self.signedIn(request, edit)
@@ -201,13 +243,22 @@ extension ReaderServer {
             return r
         }
         router.put("/api/edit/books/:id/pages/:n") { request, context in
+            let moments = SaveMoments()
             let (_, user) = try await self.authorised(request, edit, role: .editor)
             let base = try Self.ifMatch(request)
             let (book, editor) = try await self.editor(context, edit)
             let n = try Self.pageNumber(context, editor)
             let page = try await Self.body(request)
-            return try await self.changed(book: book, n: n, edit) {
-                try await Self.run { () throws(EditError) in try editor.savePage(n, page, base: base, user: user.name) }
+            defer { moments.report() }
+            return try await self.changed(book: book, n: n, editor, edit) {
+                moments.queued = RequestTiming.now()
+                // Set on a 409 or 400 too: those are timed like the 200s.
+                defer { moments.resumed = RequestTiming.now() }
+                return try await Self.run { () throws(EditError) in
+                    moments.running = RequestTiming.now()
+                    defer { moments.saved = RequestTiming.now() }
+                    return try editor.savePage(n, page, base: base, user: user.name)
+                }
             }
         }
         router.post("/api/edit/books/:id/pages/:n/undo") { request, context in
@@ -215,7 +266,7 @@ extension ReaderServer {
             let base = try Self.ifMatch(request)
             let (book, editor) = try await self.editor(context, edit)
             let n = try Self.pageNumber(context, editor)
-            return try await self.changed(book: book, n: n, edit) {
+            return try await self.changed(book: book, n: n, editor, edit) {
                 try await Self.run { () throws(EditError) in try editor.undo(n, base: base, user: user.name) }
             }
         }
@@ -245,7 +296,10 @@ extension ReaderServer {
             }
             do {
                 let revision = try await Self.run { () throws(EditError) in try editor.restore(to: target, base: base, user: user.name) }
-                await self.library.reload(book.id)
+                // The reader's copy is read from book.json, written just after the answer.
+                Task.detached(priority: .utility) {
+                    if await Self.bookFileWritten(editor, revision) { await self.library.reload(book.id) }
+                }
                 var r = Self.jsonResponse(.ok, ["revision": .string(revision)])
                 r.headers[.eTag] = "\"\(revision)\""
                 return r
@@ -408,20 +462,19 @@ extension ReaderServer {
 
     /// A page save or undo: the answer, then the page's images remade in the background.
     func changed(
-        book: LoadedBook, n: Int, _ edit: EditService, _ work: () async throws -> (revision: String, page: JSONValue)
+        book: LoadedBook, n: Int, _ editor: BookEditor, _ edit: EditService, _ work: () async throws -> (revision: String, page: JSONValue)
     ) async throws -> Response {
         let result: (revision: String, page: JSONValue)
         do { result = try await work() } catch let e as EditError {
             return Self.editErrorResponse(e)
         }
         store.edits.record(book.pagePaths[n - 1], at: CacheUse.nowNanoseconds())
-        let saved = BookReloads.now()
         let key = "\(book.id)/\(n)"
         await edit.status.start(key, revision: result.revision)
         let revision = result.revision
         Task.detached(priority: .utility) {
             await AssetStore.$backgroundPool.withValue(edit.regenerating) {
-                await self.regenerate(id: book.id, n: n, key: key, revision: revision, saved: saved, edit)
+                await self.regenerate(id: book.id, n: n, key: key, revision: revision, editor: editor, edit)
             }
         }
         var r = Self.jsonResponse(.ok, ["revision": .string(result.revision), "page": result.page])
@@ -431,9 +484,16 @@ extension ReaderServer {
 
     /// Re-reads the book and prepares the page's cleared image and its boxes' popouts. Their cache
     /// names are hashes of the boxes, so the reader's usual URLs find the new images.
-    func regenerate(id: String, n: Int, key: String, revision: String, saved: UInt64, _ edit: EditService) async {
+    func regenerate(id: String, n: Int, key: String, revision: String, editor: BookEditor, _ edit: EditService) async {
         // Saves in quick succession: only the newest one's images are worth making.
         guard await edit.status.get(key)?.revision == revision else { return }
+        // The re-read is of book.json, which is written just after the save's answer.
+        guard await Self.bookFileWritten(editor, revision) else {
+            await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
+            return
+        }
+        guard await edit.status.get(key)?.revision == revision else { return }
+        let saved = BookReloads.now()
         guard case .ok(let book) = await edit.reloads.reload(id, savedAt: saved, library), n <= book.book.pages.count else {
             await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
             return
@@ -450,6 +510,12 @@ extension ReaderServer {
             if (try? await store.asset(.popout(boxID: box.id, scale: nil), page: n, of: book)) == nil { popoutsOK = false }
         }
         await edit.status.set(key, revision: revision, popout: popoutsOK ? "ready" : "failed")
+    }
+
+    /// Waits, off the server's threads, until book.json holds `revision`; false when its write
+    /// failed (a full disk: the change is in the journal and is written later).
+    static func bookFileWritten(_ editor: BookEditor, _ revision: String) async -> Bool {
+        (try? await offload { () throws(EditError) in editor.waitForBookFile(revision: revision) }) ?? false
     }
 
     static func historyItem(_ e: JournalEntry) -> JSONValue {

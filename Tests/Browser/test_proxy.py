@@ -184,7 +184,17 @@ def test_sign_in_and_save_over_https_behind_nginx(proxied):
                                  {**auth, "If-Match": f'"{doc["revision"]}"', "X-CSRF-Token": csrf})
     assert st == 200, body
     assert _journal_lines(proxied["books"]) == before + 1
-    stored = json.loads((proxied["books"] / KITE / "book.json").read_text(encoding="utf-8"))
+    # The 200 comes after the journal fsync: a read right after it shows the save, and book.json
+    # is written just behind the answer.
+    st, _, body = _request(conn, "GET", f"/api/edit/books/{KITE}", headers=auth)
+    assert st == 200, body
+    assert json.loads(body)["book"]["pages"][n - 1]["textBoxes"][0]["text"]["en"] == "Saved through nginx over TLS"
+    deadline = time.monotonic() + 30
+    while True:
+        stored = json.loads((proxied["books"] / KITE / "book.json").read_text(encoding="utf-8"))
+        if stored["pages"][n - 1]["textBoxes"][0]["text"].get("en") == "Saved through nginx over TLS" or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert stored["pages"][n - 1]["textBoxes"][0]["text"]["en"] == "Saved through nginx over TLS"
 
     # The server saw the proxy's X-Forwarded-Proto: signing out clears a Secure cookie.

@@ -113,13 +113,13 @@ import Testing
         #expect(book.pages[first - 1].textBoxes[0].text["en"] == "first")
     }
 
-    @Test func aFailedWriteRefusesTheWholeBatchAndKeepsTheFiles() throws {
+    @Test func aFailedJournalAppendRefusesTheWholeBatchAndKeepsTheFiles() throws {
         let dir = try farmCopy()
         let editor = try BookEditor(directory: dir)
         let pages = try textPages(editor)
         let r0 = editor.revision
         let manifestBefore = try FileIO.read(dir + "/book.json")
-        editor.fault = { step throws(EditError) in if step == "book" { throw .diskFull("simulated: no space left on device") } }
+        editor.fault = { step throws(EditError) in if step == "journal" { throw .diskFull("simulated: no space left on device") } }
         let results = Results()
         let originals = try pages.map { try page(editor, $0) }
         DispatchQueue.concurrentPerform(iterations: pages.count) { i in

@@ -85,6 +85,7 @@ import Testing
         // And a good save after them all goes through, checked against the unchanged book.
         let ok = try editor.savePage(n, try retexted(try page(editor, n), "en", "fine"), base: editor.revision, user: "ann")
         #expect(firstText(ok.page, "en") == "fine")
+        try editor.finishWrites()
         #expect(try Book.load(directory: dir).book.pages[n - 1].textBoxes[0].text["en"] == "fine")
     }
 

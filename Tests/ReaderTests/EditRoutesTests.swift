@@ -1,5 +1,6 @@
 import Accounts
 import Editor
+import FileIO
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -290,6 +291,57 @@ func editedPage(_ book: [String: Any], _ n: Int, text: String) throws -> [String
             #expect(now["revision"] as? String == r0)
             #expect((try json(try await client.call("/api/edit/books/farm/history", .get, as: ann))["entries"] as? [Any])?.isEmpty == true)
         }
+    }
+
+    /// A save is answered before its book.json is written: the editing API's reads right after
+    /// the 200, while that write is held, already show it (revision, ETag, page, history).
+    @Test func readsRightAfterA200SeeTheSaveBeforeBookJsonIsWritten() async throws {
+        let f = try EditFixture()
+        try await f.server.makeApplication().test(.router) { client in
+            let (ann, r0, book) = try await client.openFarmAsAnn()
+            let editor = try await f.server.editing!.editors.editor(id: "farm", directory: f.books + "/farm")
+            let gate = DispatchSemaphore(value: 0)
+            editor.fault = { step throws(EditError) in if step == "book" { gate.wait() } }
+            // An editor that writes book.json before answering would hang here: let it go later.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 30) { gate.signal() }
+            let before = try FileIO.read(f.books + "/farm/book.json")
+            let put = try await client.call("/api/edit/books/farm/pages/2", .put, as: ann, ifMatch: r0, json: try editedPage(book, 2, text: "now"))
+            #expect(put.status == .ok)
+            let revision = try #require(try json(put)["revision"] as? String)
+            #expect(try FileIO.read(f.books + "/farm/book.json") == before)
+            let get = try await client.call("/api/edit/books/farm", .get, as: ann)
+            #expect(get.headers[.eTag] == "\"\(revision)\"")
+            let doc = try json(get)
+            #expect(doc["revision"] as? String == revision)
+            let pages = try #require((doc["book"] as? [String: Any])?["pages"] as? [[String: Any]])
+            #expect(((pages[1]["textBoxes"] as? [[String: Any]])?[0]["text"] as? [String: Any])?["en"] as? String == "now")
+            let history = try #require(try json(try await client.call("/api/edit/books/farm/history", .get, as: ann))["entries"] as? [[String: Any]])
+            #expect(history.map { $0["revision"] as? String } == [revision])
+            editor.fault = nil
+            gate.signal()
+            #expect(editor.waitForBookFile(revision: revision, timeout: 60))
+            #expect(try FileIO.read(f.books + "/farm/book.json") != before)
+        }
+    }
+
+    /// Stopping the server writes every book.json still behind its journal: here one whose write
+    /// after the answer failed (a full disk, room again by the time the server stops).
+    @Test func stoppingTheServerWritesWhatIsStillBehind() async throws {
+        let f = try EditFixture()
+        try await f.server.makeApplication().test(.router) { client in
+            let (ann, r0, book) = try await client.openFarmAsAnn()
+            let editor = try await f.server.editing!.editors.editor(id: "farm", directory: f.books + "/farm")
+            editor.log = { _ in }
+            editor.fault = { step throws(EditError) in if step == "book" { throw .diskFull("simulated ENOSPC") } }
+            let before = try FileIO.read(f.books + "/farm/book.json")
+            let put = try await client.call("/api/edit/books/farm/pages/2", .put, as: ann, ifMatch: r0, json: try editedPage(book, 2, text: "kept"))
+            #expect(put.status == .ok)
+            #expect(try FileIO.read(f.books + "/farm/book.json") == before)
+            editor.fault = nil
+        }
+        #expect(await f.server.finishEdits().isEmpty)
+        let text = try String(contentsOfFile: f.books + "/farm/book.json", encoding: .utf8)
+        #expect(text.contains("kept"))
     }
 
     /// While editing, a page image may change under its URL: browsers must revalidate.

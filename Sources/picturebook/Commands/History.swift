@@ -36,6 +36,8 @@ struct History: ParsableCommand {
             if let restore {
                 let user = "cli:" + (ProcessInfo.processInfo.environment["USER"] ?? "unknown")
                 let revision = try editor.restore(to: restore, base: nil, user: user)
+                // The restore is answered once journaled; book.json is written just after.
+                try editor.finishWrites()
                 Console.err("history: \(book) restored to \(restore); now at revision \(revision)")
                 return
             }

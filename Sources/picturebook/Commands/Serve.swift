@@ -164,9 +164,12 @@ struct Serve: AsyncParsableCommand {
             } else {
                 Console.error("serve: \(text)")
             }
+            for problem in await server.finishEdits() { Console.warning("serve: \(problem)") }
             throw ExitCode.failure
         }
         warmer.cancel()
+        // Saves answer before their book.json is written: write what is still behind.
+        for problem in await server.finishEdits() { Console.warning("serve: \(problem)") }
     }
 }
 
