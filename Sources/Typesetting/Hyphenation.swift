@@ -65,27 +65,33 @@ final class HyphenDictionary: @unchecked Sendable {
             for b in String(s).utf8 { bytes.append(CChar(bitPattern: b)) }
             scalarEndingAtByte[bytes.count - 1] = i
         }
-        var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
+        let length = bytes.count
+        // libhyphen takes the word's length but still reads it as a C string: its no-hyphen
+        // check runs strstr over it. Without the NUL,
+        // strstr read past the array (AddressSanitizer, `hyphenatedParagraphMatchesGolden`), and
+        // a stray match there would have marked hyphens beyond the word's end.
+        bytes.append(0)
+        var hyphens = [CChar](repeating: 0, count: length + 5)
         var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
         var pos: UnsafeMutablePointer<Int32>? = nil
         var cut: UnsafeMutablePointer<Int32>? = nil
         let status: Int32 = lock.withLock {
             bytes.withUnsafeBufferPointer { b in
                 hnj_hyphen_hyphenate3(
-                    dict, b.baseAddress, Int32(b.count), &hyphens, nil, &rep, &pos, &cut,
+                    dict, b.baseAddress, Int32(length), &hyphens, nil, &rep, &pos, &cut,
                     Int32(leftMin), Int32(rightMin), Int32(leftMin), Int32(rightMin))
             }
         }
         // Non-standard hyphenation (spelling changes at the break) is not used; free its arrays.
         if let rep {
-            for i in 0..<bytes.count { free(rep[i]) }
+            for i in 0..<length { free(rep[i]) }
             free(rep)
         }
         free(pos)
         free(cut)
         guard status == 0 else { return [] }
         var out: [Int] = []
-        for (byte, h) in hyphens.prefix(bytes.count).enumerated() where h & 1 == 1 {
+        for (byte, h) in hyphens.prefix(length).enumerated() where h & 1 == 1 {
             if let s = scalarEndingAtByte[byte], s + 1 >= leftMin, word.count - (s + 1) >= rightMin {
                 out.append(s + 1)
             }

@@ -22,6 +22,21 @@ import Testing
         #expect(HyphenDictionary.forLanguage(nil) == nil)
     }
 
+    /// libhyphen reads the word as a C string whatever length it is given. Words of every byte
+    /// count from 5 to 48 land, some of them, exactly at their array's capacity: before the word
+    /// was NUL-terminated, AddressSanitizer (`make test-sanitize`) stopped here on a read past it.
+    @Test func everyWordLengthIsReadOnlyToItsEnd() throws {
+        let dict = try #require(HyphenDictionary.forLanguage("en-US"), "install hyphen-en-us (Tools/setup.sh)")
+        let letters = Array("incomprehensibilitiesunconventionallyextraordinary".unicodeScalars)
+        for n in 5...48 {
+            for word in [Array(letters.prefix(n)), Array("o'".unicodeScalars) + letters.prefix(n - 2)] {
+                let points = dict.points(word)
+                #expect(points.allSatisfy { $0 >= 2 && $0 <= word.count - 3 }, "\(String(String.UnicodeScalarView(word))): \(points)")
+            }
+        }
+        #expect(dict.points(Array("incomprehensibilities".unicodeScalars)).count >= 3)
+    }
+
     @Test func narrowBoxesHyphenateLongWords() throws {
         let text = "Extraordinary circumstances necessitate unconventional communication."
         var style = TextStyle(language: "en", hyphenate: true)
