@@ -249,8 +249,8 @@ import Testing
 
     /// A full disk at the book.json write, after the answer: the change stays answered (in the
     /// journal, and every read shows it); the failure is logged; the next save is refused with
-    /// diskFull while book.json still cannot be written (book.json stays at most one batch
-    /// behind); once there is room the next save, or the timer, writes it.
+    /// diskFull while book.json still cannot be written (nothing new is journaled while book.json
+    /// lags and cannot be written); once there is room the next save, or the timer, writes it.
     @Test func aFailedBookWriteAfterTheAnswerKeepsTheChange() throws {
         let dir = try farmCopy()
         let editor = try BookEditor(directory: dir)
@@ -287,6 +287,65 @@ import Testing
         let next = try editor.savePage(c, try retexted(try page(editor, c), "en", "later"), base: saved.revision, user: "ann")
         try editor.finishWrites()
         #expect(try BookEditor(directory: dir).history().map(\.revision) == [saved.revision, next.revision])
+    }
+}
+
+extension WriteBehindTests {
+    /// The write fails (a full disk) after a later batch was answered during it: both changes
+    /// stay answered and readable, neither is reported as in book.json, the next save is refused
+    /// while the disk stays full, and once there is room book.json gets the newest state.
+    @Test func aWriteThatFailsAfterALaterBatchWasAnsweredKeepsBoth() throws {
+        let dir = try farmCopy()
+        let editor = try BookEditor(directory: dir)
+        let pages = try textPages(editor)
+        try #require(pages.count >= 3)
+        let manifestBefore = try FileIO.read(dir + "/book.json")
+        editor.log = { _ in }
+        let gate = Gate()
+        defer { gate.release() }
+        editor.fault = { step throws(EditError) in
+            if step == "book" {
+                gate.entered.signal()
+                gate.open.wait()
+                throw .diskFull("simulated: no space left on device")
+            }
+        }
+        guard let first = saveAnswered(editor, pages[0], try retexted(try page(editor, pages[0]), "en", "first"), base: editor.revision) else {
+            Issue.record("the first save was not answered")
+            return
+        }
+        let r1 = try first.get().revision
+        #expect(gate.entered.wait(timeout: .now() + 60) == .success)
+        guard let second = saveAnswered(editor, pages[1], try retexted(try page(editor, pages[1]), "en", "second"), base: r1) else {
+            Issue.record("a save was not answered while the previous batch's book.json write was held")
+            return
+        }
+        let r2 = try second.get().revision
+        gate.release()
+        #expect(editor.waitForBookFile(revision: r1, timeout: 60) == false)
+        #expect(editor.waitForBookFile(revision: r2, timeout: 60) == false)
+        #expect(try FileIO.read(dir + "/book.json") == manifestBefore)
+        #expect(try editor.snapshot().revision == r2)
+        #expect(firstText(try page(editor, pages[0]), "en") == "first")
+        #expect(firstText(try page(editor, pages[1]), "en") == "second")
+        // Still full (the fault now fails at once): the next save is refused, nothing journaled.
+        editor.fault = { step throws(EditError) in if step == "book" { throw .diskFull("simulated: no space left on device") } }
+        do {
+            _ = try editor.savePage(pages[2], try retexted(try page(editor, pages[2]), "en", "refused"), base: r2, user: "ann")
+            Issue.record("a save was journaled while book.json lagged and could not be written")
+        } catch {
+            guard case .diskFull? = error as? EditError else { Issue.record("expected diskFull, got \(error)"); return }
+        }
+        #expect(try editor.history().map(\.revision) == [r1, r2])
+        // Room again: the next save writes the lagging state first, then its own.
+        editor.fault = nil
+        let r3 = try editor.savePage(pages[2], try retexted(try page(editor, pages[2]), "en", "third"), base: r2, user: "ann").revision
+        #expect(editor.waitForBookFile(revision: r2, timeout: 60))
+        #expect(editor.waitForBookFile(revision: r3, timeout: 60))
+        let written = try Book.load(directory: dir).book
+        #expect(written.pages[pages[0] - 1].textBoxes[0].text["en"] == "first")
+        #expect(written.pages[pages[1] - 1].textBoxes[0].text["en"] == "second")
+        #expect(written.pages[pages[2] - 1].textBoxes[0].text["en"] == "third")
     }
 }
 
