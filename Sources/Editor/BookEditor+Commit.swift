@@ -187,12 +187,13 @@ extension BookEditor {
                 queue.unlock()
                 continue
             }
+            if let failure {
+                // Logged before `waitForBookFile` hears of the failure (tests look for the line).
+                log("\(manifest): could not be written (\(failure)); the answered changes up to #\(unsavedSeq) are safe in the journal, and book.json will be written with the next save or in \(Int(Self.retryDelay)) s")
+            }
             finishWriting(failure: failure, wrote: seq)
             lock.unlock()
-            if let failure {
-                log("\(manifest): could not be written (\(failure)); the answered changes up to #\(seq) are safe in the journal, and book.json will be written with the next save or in \(Int(Self.retryDelay)) s")
-                retryLater()
-            }
+            if failure != nil { retryLater() }
             return
         }
     }
