@@ -355,8 +355,8 @@ public final class BookEditor: @unchecked Sendable {
         }
     }
 
-    /// Applies a change in memory and queues its journal entry; `flush` makes the batch durable
-    /// (journal first, then book.json) before any change in it is answered.
+    /// Applies a change in memory and queues its journal entry; the batch makes it durable (the
+    /// journal fsync) before any change in it is answered, and book.json follows behind.
     private func commit(
         kind: JournalEntry.Kind, page: Int?, undoes: Int?, summary: String, before: JSONValue, after: JSONValue, user: String,
         change: (JSONValue) -> JSONValue
