@@ -9,7 +9,8 @@ of each figure over the runs.
 
 --timing runs the server with PICTUREBOOK_SAVE_TIMING=1 and prints where a batch's time goes
 (its steps summed over the batch's changes, averaged over the batches; "answered" is when its
-saves were answered, "book" the book.json write behind them) and where each PUT's time goes
+saves were answered; in older builds "book" is the book.json write behind them, in newer ones the
+writer thread's writes are summarised on a line of their own) and where each PUT's time goes
 inside the server (p50/p99 of each part).
 
 The binary defaults to the release build when there is one, else the debug build (it says which).
@@ -135,8 +136,13 @@ def run_once(binary, kind, args):
 
 def print_timing(log):
     # Lines like "save-batch: 3 changes  total 12.34 ms  refresh 0.01  serialize 0.20  ..."
-    batches, requests = [], []
+    batches, requests, writes = [], [], []
     for line in open(log):
+        if line.startswith("save-write:"):
+            # "save-write: book 12.34 ms  seq 17  bytes 45678" (the writer thread, behind the answers)
+            w = line.split()
+            writes.append({"book": float(w[2]), "seq": int(w[5])})
+            continue
         if line.startswith("save-request:"):
             # "save-request: total 12.3  before 0.4  thread 0.1  save 9.8  resume 0.2  after 1.8"
             w = line.split()[1:]
@@ -159,6 +165,19 @@ def print_timing(log):
     print(f"bench-saves: {len(batches)} batches, {mean('changes'):.1f} changes a batch (max {max(b['changes'] for b in batches):.0f}); "
           f"batch time ms mean {mean('total'):.2f}, p50 {percentile(totals, 50):.2f}, p99 {percentile(totals, 99):.2f}")
     print("bench-saves: mean ms per batch  " + "  ".join(f"{k} {mean(k):.2f}" for k in keys))
+    # The slowest batches, whose time a p99 save waits through: which step made them slow.
+    slow = sorted(batches, key=lambda b: b["total"])[-max(1, len(batches) // 20):]
+    print(f"bench-saves: slowest 5% of batches ({len(slow)}), mean ms  total {statistics.mean(b['total'] for b in slow):.2f}  "
+          + "  ".join(f"{k} {statistics.mean(b[k] for b in slow):.2f}" for k in keys))
+    if writes:
+        # Coalesced: one write may carry several batches; "behind" is how many journal entries the
+        # write's state had that the one before it did not.
+        ws = sorted(w["book"] for w in writes)
+        seqs = [w["seq"] for w in writes]
+        steps = [b - a for a, b in zip(seqs, seqs[1:])]
+        print(f"bench-saves: {len(writes)} book.json writes behind the answers for {len(batches)} batches; write ms mean "
+              f"{statistics.mean(ws):.2f}, p50 {percentile(ws, 50):.2f}, p99 {percentile(ws, 99):.2f}; entries per write "
+              f"mean {statistics.mean(steps) if steps else 0:.1f}, max {max(steps) if steps else 0}")
     if requests:
         # Inside the server, per PUT: before = routing, session, book lookup, body; thread = until
         # the save's own thread runs; save = the editor (waiting for and running its batch);

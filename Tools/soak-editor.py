@@ -202,6 +202,10 @@ def main():
         print(f"soak: ended with kill -9 mid-save: book.json as left validates with exit {left_by_kill[0]}, "
               f"lacked the journal's last entry: {left_by_kill[1]}; then replayed by `picturebook history`")
     print(f"soak: book.json shows each page's last journal state: {consistent}; validate exit {v.returncode}")
+    # A kill during a book.json write leaves its temp file; it is removed by an open of the book
+    # 10+ minutes later (other programs' young temps may be live), so this is information only.
+    temps = [n for n in os.listdir(os.path.join(lib, "farm")) if n.startswith(".book.json.tmp-")]
+    print(f"soak: temp files of book.json left by the kills: {len(temps)}")
     ok = not missing and v.returncode == 0 and ordered and consistent and acked and not sum(e.errors for e in eds)
     ok = ok and (left_by_kill is None or left_by_kill[0] == 0)
     print("soak: PASS" if ok else "soak: FAIL")

@@ -1,15 +1,18 @@
-// How a change becomes durable: group commit, and book.json written behind the answer.
+// How a change becomes durable: group commit, and book.json written behind the answers.
 //
 // Saves that arrive while a batch is being made durable wait and go together in the next one.
 // A batch runs each change in memory, checks the result, appends all the batch's journal lines
 // with one write and one fsync, and answers every change right then: the journal is the durable
-// record. book.json is replaced (atomically) with the batch's final state after the answers, on
-// the writer thread, which keeps holding the book's lock file until it is done; the next batch
-// starts only then. So book.json is never more than one batch behind the journal, and a kill at
-// any moment loses no answered change: the next open replays what book.json lacks. Reads in
-// this process answer from memory meanwhile (read-your-writes); a write that fails after the
-// answer (a full disk) leaves the change in the journal and is tried again first by the next
-// batch (which is refused with the error while it still fails), by a timer, and on shutdown.
+// record. book.json is replaced (atomically) on a writer thread that holds the book's lock file
+// from the first batch it is handed until book.json holds the newest answered state; the next
+// batch does not wait for it, but journals under the same lock file (the writer's descriptor),
+// and the writer, once done, writes again if a newer state was answered meanwhile (coalescing).
+// So book.json lags the journal by at most the batches answered during one write, never by an
+// unanswered change, and is always a whole file; a kill at any moment loses no answered change:
+// the next open replays what book.json lacks. Reads in this process answer from memory meanwhile
+// (read-your-writes); a write that fails (a full disk) leaves the changes in the journal and is
+// tried again first by the next batch (which is refused with the error while it still fails), by
+// a timer, and on shutdown.
 
 import Foundation
 
@@ -18,14 +21,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// A batch's book.json write, handed to the writer thread with the lock file still held.
-struct HeldWrite {
-    let fd: Int32
-    let bytes: [UInt8]
-    /// The seq of the batch's last journal entry: book.json holds it once this is written.
-    let seq: Int
-}
 
 extension BookEditor {
     /// Runs a change as part of a group commit; answers once its batch's journal lines are
@@ -55,16 +50,12 @@ extension BookEditor {
             let batch = waiting
             waiting = []
             queue.unlock()
-            let held = runBatch(batch)
+            // This thread answers its own change once the batch is journaled; the book.json write
+            // goes to the writer thread, and the next batch may start at once.
+            if runBatch(batch) { writer.async { self.writeBehind() } }
             queue.lock()
             for j in batch { j.done = true }
-            if let held {
-                // `leading` stays set until book.json is written: the next batch waits for it.
-                // This thread answers its own change now, not after the write.
-                writer.async { self.writeBehind(held) }
-            } else {
-                leading = false
-            }
+            leading = false
             queue.broadcast()
         }
         queue.unlock()
@@ -72,31 +63,34 @@ extension BookEditor {
         return try result.get()
     }
 
-    /// Runs a batch up to its journal fsync. Returns the book.json write to do behind the answers
-    /// (holding the lock file), or nil when nothing was journaled (the lock file is then released).
-    func runBatch(_ batch: [Job]) -> HeldWrite? {
+    /// Runs a batch up to its journal fsync and hands the new state to the writer thread. True
+    /// when the writer is to be started (it was idle: it now holds the batch's lock file).
+    func runBatch(_ batch: [Job]) -> Bool {
         timing.start(jobs: batch.count)
         lock.lock()
-        defer { lock.unlock() }
-        let fd: Int32
-        do { fd = try lockFile() } catch {
-            for job in batch { job.fail(error) }
-            timing.report()
-            return nil
-        }
-        var held: HeldWrite?
         defer {
-            if held == nil {
-                close(fd)
-                timing.report()
-            }
+            lock.unlock()
+            timing.report()
         }
+        // While the writer runs it holds the lock file, for this batch too.
+        let ownsFD = !writing
+        let fd: Int32
+        if ownsFD {
+            do { fd = try lockFile() } catch {
+                for job in batch { job.fail(error) }
+                return false
+            }
+        } else {
+            fd = heldFD
+        }
+        var handedOver = false
+        defer { if ownsFD && !handedOver { close(fd) } }
         do throws(EditError) {
             var t = SaveTiming.now()
             try refreshIfChanged()
-            // book.json must not fall more than one batch behind the journal: a write that failed
-            // after its batch was answered is done first, and while it fails nothing new is taken.
-            try writeUnsaved()
+            // A write that failed after its batch was answered is done first, and while it fails
+            // nothing new is taken (while the writer runs, it is the one bringing book.json up).
+            if !writing { try writeUnsaved() }
             timing.add(.refresh, since: &t)
             var applied: [Job] = []
             for job in batch where job.run() { applied.append(job) }
@@ -115,10 +109,17 @@ extension BookEditor {
             }
             timing.add(.batchCheck, since: &t)
             do throws(EditError) {
-                if let seq = try appendBatch(), let bytes = unsavedBook {
-                    writing = true
-                    held = HeldWrite(fd: fd, bytes: bytes, seq: seq)
+                if try appendBatch() != nil {
                     timing.answered()
+                    if ownsFD {
+                        // The writer keeps the lock file until book.json has caught up.
+                        writing = true
+                        heldFD = fd
+                        handedOver = true
+                        queue.lock()
+                        writerBusy = true
+                        queue.unlock()
+                    }
                 }
             } catch {
                 for job in applied { job.fail(error) }
@@ -127,7 +128,7 @@ extension BookEditor {
             // The lock, the re-read or the overdue book.json write failed: nothing ran.
             for job in batch { job.fail(error) }
         }
-        return held
+        return handedOver
     }
 
     /// Appends the batch's entries to the journal with one write and one fsync; returns the seq of
@@ -150,39 +151,73 @@ extension BookEditor {
             throw error
         }
         unsavedBook = bytes
+        unsavedSeq = batch.last?.seq ?? unsavedSeq
         diskKey = currentDiskKey()
         publish()
         return batch.last?.seq
     }
 
-    /// On the writer thread, after the batch was answered: replaces book.json, then releases the
-    /// lock file and lets the next batch start.
-    func writeBehind(_ held: HeldWrite) {
-        var t = SaveTiming.now()
-        var failure: EditError?
-        // Without the in-process lock: reads answer from memory meanwhile.
-        do throws(EditError) { try writeManifest(held.bytes) } catch { failure = error }
-        timing.add(.book, since: &t)
-        lock.lock()
+    /// On the writer thread, holding the lock file a batch handed over: writes the newest
+    /// answered state into book.json, again and again while batches answer newer ones, then lets
+    /// go of the lock file. A failed write stops it (the state stays in `unsavedBook`; the next
+    /// batch, the timer or shutdown tries again).
+    func writeBehind() {
+        while true {
+            lock.lock()
+            guard let bytes = unsavedBook else {
+                // Cannot happen (the state is cleared only here while writing); let go anyway.
+                finishWriting(failure: nil, wrote: unsavedSeq)
+                lock.unlock()
+                return
+            }
+            let seq = unsavedSeq
+            lock.unlock()
+            // Without the in-process lock: reads answer from memory, and the next batch runs.
+            let t = SaveTiming.now()
+            var failure: EditError?
+            do throws(EditError) { try writeManifest(bytes) } catch { failure = error }
+            SaveTiming.reportWrite(ms: SaveTiming.now() - t, seq: seq, bytes: bytes.count)
+            lock.lock()
+            if failure == nil && unsavedSeq > seq {
+                // Batches were answered during the write: book.json holds `seq`; write the newest.
+                lock.unlock()
+                queue.lock()
+                writtenSeq = max(writtenSeq, seq)
+                queue.broadcast()
+                queue.unlock()
+                continue
+            }
+            if let failure {
+                // Logged before `waitForBookFile` hears of the failure (tests look for the line).
+                log("\(manifest): could not be written (\(failure)); the answered changes up to #\(unsavedSeq) are safe in the journal, and book.json will be written with the next save or in \(Int(Self.retryDelay)) s")
+            }
+            finishWriting(failure: failure, wrote: seq)
+            lock.unlock()
+            if failure != nil { retryLater() }
+            return
+        }
+    }
+
+    /// The writer is done (holding `lock`): releases the lock file and wakes whoever waits for
+    /// book.json. After a failure, what book.json lacks is every answered change after its last
+    /// good write, up to the newest.
+    private func finishWriting(failure: EditError?, wrote seq: Int) {
         if failure == nil { unsavedBook = nil }
+        // Still holding the lock file: the files are as we left them, so this is our own key.
         diskKey = currentDiskKey()
         writing = false
-        lock.unlock()
-        close(held.fd)
-        if let failure {
-            log("\(manifest): could not be written (\(failure)); the answered changes up to #\(held.seq) are safe in the journal, and book.json will be written with the next save or in \(Int(Self.retryDelay)) s")
-            retryLater()
-        }
-        timing.report()
+        close(heldFD)
+        heldFD = -1
+        let newest = unsavedSeq
         queue.lock()
+        writerBusy = false
         if failure == nil {
-            writtenSeq = max(writtenSeq, held.seq)
+            writtenSeq = max(writtenSeq, seq)
             writeFailed = false
         } else {
             writeFailed = true
-            failedSeq = held.seq
+            failedSeq = newest
         }
-        leading = false
         queue.broadcast()
         queue.unlock()
     }
@@ -219,13 +254,13 @@ extension BookEditor {
         }
     }
 
-    /// Makes book.json hold every answered change: waits for a write in progress, then does one
-    /// that failed. The server calls it for every book when it stops, `picturebook history
+    /// Makes book.json hold every answered change: waits for the writer to be done, then does a
+    /// write that failed. The server calls it for every book when it stops, `picturebook history
     /// --restore` before it exits. Throws when book.json still cannot be written (the changes
     /// stay in the journal, and the next open replays them).
     public func finishWrites() throws(EditError) {
         queue.lock()
-        while leading { queue.wait() }
+        while leading || writerBusy { queue.wait() }
         leading = true
         queue.unlock()
         defer {

@@ -97,11 +97,12 @@ final class Job {
 }
 
 /// Time spent per step of one batch, summed over its changes (milliseconds), for finding where a
-/// save's time goes: `PICTUREBOOK_SAVE_TIMING=1 picturebook serve --edit …` prints one line a batch.
+/// save's time goes: `PICTUREBOOK_SAVE_TIMING=1 picturebook serve --edit …` prints one line a batch
+/// and one a book.json write.
 struct SaveTiming {
     enum Step: Int, CaseIterable {
-        case refresh, serialize, check, hash, batchCheck, journal, book
-        var name: String { ["refresh", "serialize", "check", "hash", "batch-check", "journal", "book"][rawValue] }
+        case refresh, serialize, check, hash, batchCheck, journal
+        var name: String { ["refresh", "serialize", "check", "hash", "batch-check", "journal"][rawValue] }
     }
 
     static let enabled = ProcessInfo.processInfo.environment["PICTUREBOOK_SAVE_TIMING"].map { !$0.isEmpty && $0 != "0" } ?? false
@@ -136,6 +137,12 @@ struct SaveTiming {
         let n = Self.now()
         spent[step.rawValue] += n - t
         t = n
+    }
+
+    /// One line per book.json write on the writer thread (behind the answers, not in a batch).
+    static func reportWrite(ms: Double, seq: Int, bytes: Int) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("save-write: book \(String(format: "%.2f", ms)) ms  seq \(seq)  bytes \(bytes)\n".utf8))
     }
 
     func report() {

@@ -2,9 +2,11 @@
 // journal of changes. Every operation takes a lock file shared with other processes (a running
 // server and `picturebook history --restore`), re-reads the disk when someone else changed it,
 // and makes its change durable in the journal (lines appended and fsynced) before answering.
-// book.json is replaced atomically right after the answer, still under the lock file, so it is
-// never more than the one batch behind the journal; a crash in between is repaired on the next
-// open by replaying the journal's trailing entries. Documentation/Editing.md has the argument.
+// book.json is replaced atomically behind the answers by a writer thread that keeps holding the
+// lock file until it has caught up with the newest answered state; batches go on meanwhile, so
+// book.json may lag the journal by the batches answered during one write, and a crash then is
+// repaired on the next open by replaying the journal's entries it lacks. Documentation/Editing.md
+// has the argument.
 
 public import BookModel
 import FileIO
@@ -34,13 +36,18 @@ public final class BookEditor: @unchecked Sendable {
 
     /// Changes applied in memory whose batch is not yet journaled (only inside `runBatch`).
     var unwritten: [JournalEntry] = []
-    /// The current state's bytes while book.json does not hold them yet: from a batch's journal
-    /// fsync until the write behind it is done, or until a failed write (a full disk) is retried.
-    /// The memory, not book.json, is then the newest state, and every read answers from it.
+    /// The newest answered state's bytes while book.json does not hold them yet: from a batch's
+    /// journal fsync until the writer has written it (or a newer one), or until a failed write (a
+    /// full disk) is retried. The memory, not book.json, is then the newest state, and every read
+    /// answers from it. `unsavedSeq` is the seq of its last journal entry.
     var unsavedBook: [UInt8]?
-    /// True while the writer thread holds the lock file to write `unsavedBook` (so no other
-    /// process can change the files, and reads need not look at the disk).
+    var unsavedSeq = 0
+    /// True while the writer thread holds the lock file (`heldFD`) to bring book.json up to
+    /// `unsavedBook`: no other process can change the files meanwhile, so reads and batches need
+    /// not look at the disk, and a batch uses that descriptor instead of locking again (a second
+    /// `flock` from this process would wait for the writer, which waits for the batch).
     var writing = false
+    var heldFD: Int32 = -1
     let writer = DispatchQueue(label: "picturebook.editor.book-json", qos: .userInitiated)
     /// Under `queue`: the seq of the newest journal entry book.json is known to hold, and whether
     /// the last write behind a batch failed. `waitForBookFile` waits on these.
@@ -48,6 +55,8 @@ public final class BookEditor: @unchecked Sendable {
     var writeFailed = false
     /// The seq up to which the failed write would have brought book.json.
     var failedSeq = 0
+    /// Under `queue`: `writing`, for `finishWrites` to wait on.
+    var writerBusy = false
     /// Seconds before a failed book.json write is tried again when no save comes to do it.
     static let retryDelay = 5.0
     private let published = NSLock()
@@ -55,7 +64,7 @@ public final class BookEditor: @unchecked Sendable {
     private var publishedRevision = ""
     var unwrittenBook: [UInt8]?
     /// Group commit: the changes waiting for the next batch, and whether a batch is being made
-    /// (from its start until its book.json write behind the answers is done).
+    /// (from its start until its changes are answered; the book.json write is not waited for).
     let queue = NSCondition()
     var waiting: [Job] = []
     var leading = false
@@ -79,7 +88,10 @@ public final class BookEditor: @unchecked Sendable {
         manifest = BookDirectory.manifestPath(in: directory)
         lockPath = state + "/journal.lock"
         do { try FileIO.createOwnedDirectory(state) } catch { throw .storage(error.description) }
-        try locked { () throws(EditError) in try reload() }
+        try locked { () throws(EditError) in
+            removeStaleTemps()
+            try reload()
+        }
     }
 
     // MARK: Reading
@@ -178,6 +190,8 @@ public final class BookEditor: @unchecked Sendable {
     // MARK: Internals
 
     /// Runs `body` holding this process's lock and then the lock file (always in that order).
+    /// Only when the writer thread is not running (at open, and in `finishWrites` after waiting
+    /// for it): it holds the lock file, and locking again from here would wait for it forever.
     func locked<T>(_ body: () throws(EditError) -> T) throws(EditError) -> T {
         lock.lock()
         defer { lock.unlock() }
@@ -224,15 +238,21 @@ public final class BookEditor: @unchecked Sendable {
         return key(manifest) + "|" + key(journal.path)
     }
 
+    /// Re-reads the files when another process changed them. Not while our writer holds the lock
+    /// file: nobody else can have changed them since we last looked, and the writer's own rename
+    /// of book.json is no news (re-reading then would drop a batch's changes not yet journaled).
     func refreshIfChanged() throws(EditError) {
+        if writing { return }
         if currentDiskKey() != diskKey { try reload() }
     }
 
-    /// Reads book.json and the journal; replays the trailing entries book.json lacks (the process
-    /// died between a batch's journal append and its book.json write). When writing the replayed
-    /// book fails (a full disk) the memory keeps it and the next batch writes it first.
+    /// Reads book.json and the journal; replays the entries book.json lacks (the process died
+    /// between a batch's journal append and the book.json write that caught up with it). When
+    /// writing the replayed book fails (a full disk) the memory keeps it and the next batch writes
+    /// it first. While our writer thread is running (a batch undoing what it applied in memory),
+    /// the writer is handed the state to write instead.
     func reload() throws(EditError) {
-        unsavedBook = nil
+        if !writing { unsavedBook = nil }
         entries = try journal.readAll()
         var book = try readManifest()
         var replayed = false
@@ -251,43 +271,66 @@ public final class BookEditor: @unchecked Sendable {
             // trusted to describe the file, so only the current one is known.
             known = [revisionValue: seq]
         }
-        if replayed {
+        if writing {
+            // The writer writes the newest state it is given before it lets go of the lock file
+            // (the same seq is the same state: it compares seqs).
+            unsavedBook = JSONWriter.serialize(book)
+            unsavedSeq = seq
+        } else if replayed {
             let bytes = JSONWriter.serialize(book)
             do throws(EditError) { try writeManifest(bytes) } catch {
                 unsavedBook = bytes
+                unsavedSeq = seq
                 log("\(manifest): the journal's last changes could not be written into it (\(error)); they are kept in the journal and written with the next save")
             }
         }
         diskKey = currentDiskKey()
         publish()
-        if unsavedBook == nil { bookFileCaughtUp() }
+        if !writing && unsavedBook == nil { bookFileCaughtUp() }
     }
 
-    /// The book with the journal's trailing entries that it lacks applied, when that gives the
-    /// journal's last state. A group commit appends a whole batch with one fsync and then writes
-    /// book.json once, so a crash in between can leave several entries (of different pages) to
-    /// put back, not only the last. Nil when no suffix fits: book.json was changed by hand.
+    /// The book with the journal's entries that it lacks applied, when that gives the journal's
+    /// last state; nil when nothing fits (book.json was changed by hand). book.json is written
+    /// behind the answers, coalesced to the newest state, so it can be any number of batches
+    /// behind (however many were answered during one slow write), each of several entries. It
+    /// holds the state some entry produced (or the one before the first), so the entry whose
+    /// revision carries book.json's hash says where to start; a state can recur (an undo), so
+    /// each such start is tried, newest first.
     static func replay(_ entries: [JournalEntry], onto book: JSONValue) -> JSONValue? {
-        guard let last = entries.last else { return nil }
-        let target = hashPart(of: last.revision)
-        // Batches are a few dozen changes; a longer search would only be looking at hand edits.
-        for k in 1...min(entries.count, 512) {
-            var candidate = book
-            var fits = true
-            for e in entries[(entries.count - k)...] {
-                if e.kind == .restore {
-                    guard candidate == e.before else { fits = false; break }
-                    candidate = e.after
-                } else if let n = e.page, pages(of: candidate).indices.contains(n - 1), pages(of: candidate)[n - 1] == e.before {
-                    candidate = replacing(page: n, with: e.after, in: candidate)
-                } else {
-                    fits = false
-                    break
-                }
-            }
-            if fits && revisionHash(candidate) == target { return candidate }
+        guard let last = entries.last, let first = entries.first else { return nil }
+        let target = hashPart(of: last.revision), have = revisionHash(book)
+        var starts = entries.indices.reversed().filter { hashPart(of: entries[$0].revision) == have }.map { $0 + 1 }
+        if hashPart(of: first.base) == have { starts.append(0) }
+        for start in starts where start < entries.count {
+            if let caughtUp = apply(entries[start...], onto: book), revisionHash(caughtUp) == target { return caughtUp }
         }
         return nil
+    }
+
+    /// `entries` applied in order, each checked to start from the state it names as before.
+    static func apply(_ entries: ArraySlice<JournalEntry>, onto book: JSONValue) -> JSONValue? {
+        var candidate = book
+        for e in entries {
+            if e.kind == .restore {
+                guard candidate == e.before else { return nil }
+                candidate = e.after
+            } else if let n = e.page, pages(of: candidate).indices.contains(n - 1), pages(of: candidate)[n - 1] == e.before {
+                candidate = replacing(page: n, with: e.after, in: candidate)
+            } else {
+                return nil
+            }
+        }
+        return candidate
+    }
+
+    /// Temp files of book.json left by a writer killed mid-write (`.book.json.tmp-PID-XXXXXX`).
+    /// The lock file held here keeps out every editor (server, `history --restore`), but not
+    /// `prepare`, `analyze` or `ocr`, which write book.json under their own book lock or none; so
+    /// only temps over 10 minutes old whose writer is gone are removed (no write of book.json
+    /// takes that long), never one that may be being written right now.
+    func removeStaleTemps() {
+        let removed = AtomicFile.removeStale(in: directory, named: BookDirectory.manifestName)
+        if !removed.isEmpty { log("\(directory): removed \(removed.count) temp file(s) of \(BookDirectory.manifestName) left by an interrupted write: \(removed.joined(separator: ", "))") }
     }
 
     private func readManifest() throws(EditError) -> JSONValue {
@@ -312,8 +355,8 @@ public final class BookEditor: @unchecked Sendable {
         }
     }
 
-    /// Applies a change in memory and queues its journal entry; `flush` makes the batch durable
-    /// (journal first, then book.json) before any change in it is answered.
+    /// Applies a change in memory and queues its journal entry; the batch makes it durable (the
+    /// journal fsync) before any change in it is answered, and book.json follows behind.
     private func commit(
         kind: JournalEntry.Kind, page: Int?, undoes: Int?, summary: String, before: JSONValue, after: JSONValue, user: String,
         change: (JSONValue) -> JSONValue

@@ -224,11 +224,14 @@ public enum AtomicFile {
     /// Removes temp files that killed writers left in `directory`: ours (".NAME.tmp-PID-XXXXXX")
     /// whose writer is no longer running on this machine and that are over 10 minutes old (no
     /// single write takes that long, and the age keeps a writer on another machine sharing the
-    /// folder safe), and any over a day old. With `exclusive` — the caller holds a lock that keeps
-    /// every other writer out of the folder, like `prepare`'s book lock — every temp file there is
-    /// a dead writer's and goes, whatever its age. Returns the names removed.
+    /// folder safe), and any over a day old. A temp over 10 minutes old that names this process
+    /// is a dead writer's too (an earlier process that had the same pid, as a server restarted
+    /// in a container often does): none of our own writes takes that long. With `exclusive` —
+    /// the caller holds a lock that keeps every other writer out of the folder, like `prepare`'s
+    /// book lock — every temp file there is a dead writer's and goes, whatever its age. `named`
+    /// limits it to the temps of that one file. Returns the names removed.
     @discardableResult
-    public static func removeStale(in directory: String, exclusive: Bool = false) -> [String] {
+    public static func removeStale(in directory: String, exclusive: Bool = false, named: String? = nil) -> [String] {
         let now = time(nil)
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
@@ -239,6 +242,7 @@ public enum AtomicFile {
             guard bytes.first == UInt8(ascii: "."), bytes.count > marker.count,
                   let at = (0...(bytes.count - marker.count)).last(where: { Array(bytes[$0..<($0 + marker.count)]) == marker })
             else { continue }
+            if let named, !name.hasPrefix(".\(named).tmp-") { continue }
             let tail = String(decoding: bytes[(at + marker.count)...], as: UTF8.self).split(separator: "-")
             let path = directory + "/" + name
             var st = stat()
@@ -246,7 +250,7 @@ public enum AtomicFile {
             let age = now - st.st_mtim.tv_sec
             var writerGone = true
             if tail.count == 2, let pid = pid_t(tail[0]), pid > 0 {
-                writerGone = kill(pid, 0) != 0 && errno == ESRCH
+                writerGone = pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH)
             }
             if exclusive || (writerGone && age > 600) || age > 86_400 {
                 if unlink(path) == 0 { removed.append(name) }

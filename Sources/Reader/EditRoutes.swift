@@ -155,10 +155,10 @@ actor BookReloads {
     /// Monotonic: a clock step must not make an old re-read look newer than a save.
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    func reload(_ id: String, savedAt saved: UInt64, _ library: Library) async -> BookState? {
+    func reload(_ id: String, savedAt saved: UInt64, _ library: Library, on pool: WorkPool? = nil) async -> BookState? {
         if let last = latest[id], last.started >= saved { return await last.task.value }
         let started = Self.now()
-        let task = Task { await library.reload(id) }
+        let task = Task { await library.reload(id, on: pool) }
         latest[id] = (started, task)
         return await task.value
     }
@@ -494,7 +494,7 @@ extension ReaderServer {
         }
         guard await edit.status.get(key)?.revision == revision else { return }
         let saved = BookReloads.now()
-        guard case .ok(let book) = await edit.reloads.reload(id, savedAt: saved, library), n <= book.book.pages.count else {
+        guard case .ok(let book) = await edit.reloads.reload(id, savedAt: saved, library, on: edit.regenerating), n <= book.book.pages.count else {
             await edit.status.set(key, revision: revision, clear: "failed", popout: "failed")
             return
         }

@@ -142,13 +142,18 @@ actor Library {
 
     /// Re-reads one book now (after the editor saved it), without waiting for the next listing.
     /// The reading and validating happen off the actor, so requests for other books (and this
-    /// one's old state) are not held up meanwhile.
+    /// one's old state) are not held up meanwhile; with `pool`, on its threads (the editor's
+    /// low-priority ones) instead of the task's: decoding the book and reading every scan's size
+    /// then does not hold one of the few threads that answer requests, saves among them.
     @discardableResult
-    nonisolated func reload(_ id: String) async -> BookState? {
+    nonisolated func reload(_ id: String, on pool: WorkPool? = nil) async -> BookState? {
         guard let resolved = await folder(of: id) else { return await book(id) }
         let manifest = BookDirectory.manifestPath(in: resolved)
         let key = FileIO.exists(manifest) ? "\(FileIO.modificationTime(manifest) ?? -1)/\(Self.size(manifest))" : "none"
-        let state = Library.load(id: id, directory: resolved, containment: containment)
+        let containment = self.containment
+        let load = { @Sendable in Library.load(id: id, directory: resolved, containment: containment) }
+        let state: BookState
+        if let pool, let loaded = try? await pool.run(load) { state = loaded } else { state = load() }
         await install(id, state, key: key)
         return state
     }

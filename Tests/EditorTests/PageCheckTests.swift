@@ -97,7 +97,7 @@ import Testing
         let editor = try BookEditor(directory: dir)
         let n = try textPage(editor)
         // A save first, so the editor holds the decoded book the page checks use.
-        _ = try editor.savePage(n, try retexted(try page(editor, n), "en", "one"), base: editor.revision, user: "ann")
+        let first = try editor.savePage(n, try retexted(try page(editor, n), "en", "one"), base: editor.revision, user: "ann")
         let root = try #require(editor.snapshot().book.objectValue)
         let pages = try #require(root["pages"]?.arrayValue)
         let other = try #require(pages.indices.first { $0 != n - 1 })
@@ -108,6 +108,8 @@ import Testing
         #expect(problems?.contains { $0.contains("\(image) not found") } == true, "\(String(describing: problems))")
         let journal = try String(contentsOfFile: dir + "/.picturebook/journal.jsonl", encoding: .utf8)
         #expect(journal.split(separator: "\n").count == 1)
+        // book.json is written behind the answers (the refused batch does not wait for it).
+        #expect(editor.waitForBookFile(revision: first.revision, timeout: 60))
         let manifest = try JSONParser.parse(FileIO.read(dir + "/book.json")).value
         #expect(firstText(BookEditorPages.page(manifest, n), "en") == "one")
     }
