@@ -34,9 +34,11 @@ public struct DrawingLineRule: Sendable, Hashable {
 
     public init() {}
 
-    /// The proposals that are not pieces of a drawing, in their order.
-    public func keep(_ proposals: [ProposedBlock], on page: Bitmap<RGBA8>) -> [ProposedBlock] {
-        var gray: Bitmap<UInt8>?
+    /// The proposals that are not pieces of a drawing, in their order. `gray` is the page's
+    /// grey copy (`page.grayscale()`) when the caller has one already: the analyzer needs the
+    /// same copy, and making it twice costs a pass over the page.
+    public func keep(_ proposals: [ProposedBlock], on page: Bitmap<RGBA8>, gray pageGray: Bitmap<UInt8>? = nil) -> [ProposedBlock] {
+        var gray = pageGray
         return proposals.filter { p in
             guard p.lines.count == 1, let line = p.lines.first else { return true }
             let along = p.vertical ? line.height : line.width, across = p.vertical ? line.width : line.height

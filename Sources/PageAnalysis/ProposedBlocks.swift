@@ -27,10 +27,12 @@ public struct ProposedBlock: Sendable, Hashable {
 }
 
 extension PageAnalyzer {
-    /// Analyses `page` with the text blocks another detector proposed.
-    public func analyze(_ page: Bitmap<RGBA8>, proposals: [ProposedBlock], readingDirection: ReadingDirection = .leftToRight) -> PageAnalysis {
+    /// Analyses `page` with the text blocks another detector proposed. `gray` is the page's grey
+    /// copy (`page.grayscale()`) when the caller made one already (for `DrawingLineRule`).
+    public func analyze(_ page: Bitmap<RGBA8>, proposals: [ProposedBlock], gray pageGray: Bitmap<UInt8>? = nil,
+                        readingDirection: ReadingDirection = .leftToRight) -> PageAnalysis {
         var mask = Bitmap<UInt8>(width: page.width, height: page.height, fill: 0)
-        let gray = page.grayscale()
+        let gray = pageGray ?? page.grayscale()
         var blocks: [DetectedBlock] = []
         var glyphCounts: [Int] = []
         for proposal in proposals {

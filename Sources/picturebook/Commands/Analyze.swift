@@ -145,12 +145,14 @@ struct Analyze: ParsableCommand {
                     var lines: [PixelRect]?
                     if let learned {
                         let blocks = grouping.blocks(try learned.lines(in: bitmap))
+                        // One grey copy of the page for both the rule and the analyzer.
+                        let gray = bitmap.grayscale()
                         // Short lines whose ink runs on out of their box are pieces of a drawing.
                         let proposals = DrawingLineRule().keep(
-                            blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }, on: bitmap)
+                            blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }, on: bitmap, gray: gray)
                         // Only the JSON report shows them; not kept per page otherwise.
                         if json { lines = proposals.flatMap(\.lines).map(\.enclosingPixelRect) }
-                        analysis = analyzer.analyze(bitmap, proposals: proposals, readingDirection: direction)
+                        analysis = analyzer.analyze(bitmap, proposals: proposals, gray: gray, readingDirection: direction)
                     } else {
                         analysis = analyzer.analyze(bitmap, readingDirection: direction)
                     }
