@@ -262,7 +262,7 @@ struct Analyze: ParsableCommand {
             SpreadReport(
                 pages: [i + 1, i + 2], found: found.contains { $0.first == i + 1 },
                 profileCorrelation: e.correlation.isFinite ? e.correlation : nil,
-                seamContinuity: e.continuity, marginOverBook: e.margin)
+                seamContinuity: e.continuity, marginOverBook: e.margin, rivals: e.rivals)
         }
         return (found, evidence)
     }
@@ -374,8 +374,9 @@ private struct Report: Encodable {
 }
 
 /// One consecutive pair's spread evidence: the exact profile test's correlation, the seam score
-/// (0...1) and how many of the book's deviations it stands above the pages' matches with the rest
-/// of the book (absent when the pair was not judged against the book). `found` is false for a
+/// (0...1), how many of the book's deviations it stands above the pages' matches with the rest
+/// of the book and how many other pages continue its edges as well (the last two absent when the
+/// pair was not judged against the book). `found` is false for a
 /// pair that was already in book.json or is marked single, whatever the evidence.
 private struct SpreadReport: Encodable {
     var pages: [Int]
@@ -383,6 +384,7 @@ private struct SpreadReport: Encodable {
     var profileCorrelation: Double?
     var seamContinuity: Double
     var marginOverBook: Double?
+    var rivals: Int?
 }
 
 private struct PageReport: Encodable {
