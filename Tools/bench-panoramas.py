@@ -71,11 +71,20 @@ def generated_sources(binary, cache):
 def real_sources(folder):
     files = sorted(f for f in glob.glob(os.path.join(folder, "**", "*"), recursive=True)
                    if f.lower().endswith((".jpg", ".jpeg", ".png")))
-    images = []
-    for f in files:
-        im = Image.open(f).convert("RGB")
-        if min(im.size) >= 300:
-            images.append(im)
+    images, signatures = [], []
+    # Largest first, so of a picture given twice (a book's thumbnail beside its plate, as many
+    # Gutenberg books have) the plate is kept: a copy among the "unrelated" pages would continue
+    # its own panorama perfectly and count against the detector.
+    for im in sorted((Image.open(f).convert("RGB") for f in files), key=lambda i: -i.width * i.height):
+        if min(im.size) < 300:
+            continue
+        sig = np.asarray(im.convert("L").resize((24, 24), Image.BILINEAR), dtype=np.float64).ravel()
+        sig = (sig - sig.mean()) / (sig.std() + 1e-6)
+        aspect = im.width / im.height
+        if any(abs(aspect - a) < 0.03 * aspect and float(np.dot(sig, t)) / sig.size > 0.95 for a, t in signatures):
+            continue
+        signatures.append((aspect, sig))
+        images.append(im)
     # A real picture is both a panorama source (cut in two) and, elsewhere, an unrelated page.
     return images, images
 
@@ -98,7 +107,7 @@ def simulate(pictures, singles, rng, panoramas=4, others=8):
     return pairs
 
 
-def run_book(binary, pairs, workdir):
+def run_book(binary, pairs, workdir, explain=None):
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
     # Page 1 stands alone (a cover), so the facing pairs are (2,3), (4,5)... as in a bound book.
@@ -113,8 +122,14 @@ def run_book(binary, pairs, workdir):
     pages = n - 1
     out = subprocess.run([binary, "analyze", workdir, "--dry-run", "--json", "--no-masks"],
                          check=True, capture_output=True, text=True)
-    found = {tuple(s) for s in json.loads(out.stdout).get("detectedSpreads", [])}
+    report = json.loads(out.stdout)
+    found = {tuple(s) for s in report.get("detectedSpreads", [])}
     facing = pages - 2  # consecutive pairs after the cover
+    if explain is not None:
+        for e in report.get("spreadEvidence", []):
+            pair = tuple(e["pages"])
+            if pair[0] >= 2:
+                explain.append({"panorama": pair in truth, "found": pair in found, **e})
     return len(truth & found), len(truth), len(found - truth), facing - len(truth)
 
 
@@ -126,6 +141,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache", default=".build/corpus")
     ap.add_argument("--json", help="write the figures here too")
+    ap.add_argument("--explain", action="store_true",
+                    help="print the seam score and book margin of every panorama and every pair found")
     args = ap.parse_args()
 
     sources = [("generated (tuned on)", *generated_sources(args.bin, args.cache))]
@@ -141,9 +158,16 @@ def main():
         for name, pictures, singles in sources:
             rng = random.Random(args.seed)
             hit = total = false = negatives = 0
+            explain = [] if args.explain else None
             for b in range(args.books):
-                h, t, f, n = run_book(args.bin, simulate(pictures, singles, rng), os.path.join(tmp, "book"))
+                h, t, f, n = run_book(args.bin, simulate(pictures, singles, rng), os.path.join(tmp, "book"), explain)
                 hit, total, false, negatives = hit + h, total + t, false + f, negatives + n
+            for e in explain or []:
+                kind = ("found" if e["found"] else "MISSED") if e["panorama"] else ("FALSE" if e["found"] else "other")
+                margin = e.get("marginOverBook")
+                print(f"{name:28} {kind:6} pages {e['pages']} seam {e['seamContinuity']:.3f}"
+                      f" margin {'-' if margin is None else f'{margin:.2f}'}"
+                      f" profile {e.get('profileCorrelation') or 0:.2f} rivals {e.get('rivals', '-')}", file=sys.stderr)
             rows.append({"source": name, "found": hit, "panoramas": total, "recall": hit / max(total, 1),
                          "false": false, "facingPairs": negatives, "falsePer40": 40 * false / max(negatives, 1)})
     print(f"{'source':28} {'found':>9} {'recall':>7} {'false':>11} {'per 40 pairs':>13}")

@@ -113,6 +113,9 @@ public struct SpreadEvidence: Sendable, Hashable {
     /// was judged alone).
     public var continuity: Double = 0
     public var margin: Double? = nil
+    /// Other pages whose edges continue this pair's edges at least as well (nil when not judged
+    /// against the book).
+    public var rivals: Int? = nil
     public var isSpread: Bool
 }
 
@@ -194,13 +197,17 @@ public struct SpreadDetector: Sendable {
                 e.isSpread = !judged || profileRivals <= parameters.rivalsAllowed
                 if e.isSpread { return e }
             }
-            guard e.continuity >= parameters.minimumContinuity, judged else { return e }
+            guard judged else { return e }
             let mean = scores.reduce(0, +) / Double(scores.count)
             let sd = (scores.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(scores.count)).squareRoot()
             let margin = (e.continuity - mean) / max(sd, parameters.deviationFloor)
+            let rivals = scores.count { $0 >= e.continuity }
+            // Kept whatever the verdict, so a librarian can see how near a pair came.
             e.margin = margin
+            e.rivals = rivals
             // One other page may compete (the same scene can recur in a book); two may not.
-            e.isSpread = margin >= parameters.minimumMargin && scores.count { $0 >= e.continuity } <= parameters.rivalsAllowed
+            e.isSpread = e.continuity >= parameters.minimumContinuity && margin >= parameters.minimumMargin
+                && rivals <= parameters.rivalsAllowed
             return e
         }
     }

@@ -238,6 +238,12 @@ final class Scratch {
         #expect(r.status == 0, "\(r.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(report["detectedSpreads"] as? [[Int]] == [[2, 3], [6, 7], [10, 11]])
+        // The evidence names every consecutive pair once, and marks found exactly those recorded.
+        let evidence = try #require(report["spreadEvidence"] as? [[String: Any]])
+        let pages = try #require(report["pages"] as? [Any])
+        #expect(evidence.compactMap { $0["pages"] as? [Int] } == (1..<pages.count).map { [$0, $0 + 1] })
+        #expect(evidence.filter { $0["found"] as? Bool == true }.compactMap { $0["pages"] as? [Int] } == [[2, 3], [6, 7], [10, 11]])
+        #expect(evidence.allSatisfy { ($0["seamContinuity"] as? Double).map { (0...1).contains($0) } ?? false })
         let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
         #expect(saved["spreads"] as? [[Int]] == [[2, 3], [6, 7], [10, 11]])
     }

@@ -206,7 +206,7 @@ struct Analyze: ParsableCommand {
                 failures += 1
             }
         }
-        let foundSpreads = detectSpreads(in: &model, results: results.all, detector: spreadDetector)
+        let (foundSpreads, spreadEvidence) = detectSpreads(in: &model, results: results.all, detector: spreadDetector)
         if !dryRun {
             do { try model.save(directory: directory) } catch {
                 Console.error("analyze: \(error.description)")
@@ -216,7 +216,8 @@ struct Analyze: ParsableCommand {
         times.sort()
         let medianMs = times.isEmpty ? 0 : times[times.count / 2]
         if json {
-            try Console.json(Report(book: directory, detector: learned == nil ? "classical" : "learned", pages: report, medianMilliseconds: medianMs, detectedSpreads: foundSpreads.map { [$0.first, $0.second] }))
+            try Console.json(Report(book: directory, detector: learned == nil ? "classical" : "learned", pages: report, medianMilliseconds: medianMs, detectedSpreads: foundSpreads.map { [$0.first, $0.second] },
+                spreadEvidence: spreadEvidence))
         } else {
             // A book whose boxes a librarian entered gets nothing new; say so, or "0 detected" reads as a failure.
             let keptNote = kept > 0 ? String(format: " (%d boxes already in book.json kept)", kept) : ""
@@ -232,7 +233,9 @@ struct Analyze: ParsableCommand {
     /// consecutive pair is a candidate, not only the ones the default pairing would put together:
     /// a book with a blank or unnumbered page has its spreads on "odd" pairs. Pages marked single
     /// and spreads already listed, whoever entered them, are left as they are.
-    private func detectSpreads(in model: inout Book, results: [Result<PageResult, AnalyzeError>?], detector: SpreadDetector) -> [Spread] {
+    private func detectSpreads(in model: inout Book, results: [Result<PageResult, AnalyzeError>?], detector: SpreadDetector)
+        -> ([Spread], [SpreadReport])
+    {
         // Every consecutive pair is judged at once, against the rest of the book (the seam test
         // asks how well each page continues into every other page). On the table a right-to-left
         // book's earlier page lies on the right.
@@ -255,7 +258,15 @@ struct Analyze: ParsableCommand {
         }
         model.spreads += found
         model.spreads.sort { $0.first < $1.first }
-        return found
+        // Why each consecutive pair was or was not taken, for a librarian checking a spread the
+        // detector missed or invented (and for Tools/bench-panoramas.py).
+        let evidence = verdicts.enumerated().map { i, e in
+            SpreadReport(
+                pages: [i + 1, i + 2], found: found.contains { $0.first == i + 1 },
+                profileCorrelation: e.correlation.isFinite ? e.correlation : nil,
+                seamContinuity: e.continuity, marginOverBook: e.margin, rivals: e.rivals)
+        }
+        return (found, evidence)
     }
 
     /// Detected boxes replace earlier detected boxes; librarian boxes stay, and win over any
@@ -360,6 +371,22 @@ private struct Report: Encodable {
     var medianMilliseconds: Double
     /// Facing pairs found to share one illustration, added to book.json's `spreads` (1-based).
     var detectedSpreads: [[Int]]
+    /// The evidence for every consecutive pair (see Documentation/PageAnalysis.md, panoramas).
+    var spreadEvidence: [SpreadReport]
+}
+
+/// One consecutive pair's spread evidence: the exact profile test's correlation, the seam score
+/// (0...1), how many of the book's deviations it stands above the pages' matches with the rest
+/// of the book and how many other pages continue its edges as well (the last two absent when the
+/// pair was not judged against the book). `found` is false for a
+/// pair that was already in book.json or is marked single, whatever the evidence.
+private struct SpreadReport: Encodable {
+    var pages: [Int]
+    var found: Bool
+    var profileCorrelation: Double?
+    var seamContinuity: Double
+    var marginOverBook: Double?
+    var rivals: Int?
 }
 
 private struct PageReport: Encodable {
