@@ -9,6 +9,7 @@
 #   FUZZ_SECONDS=600 Tools/fuzz.sh png  time per harness (default 60)
 #   FUZZ_RUNS=1000000 Tools/fuzz.sh     executions per harness instead of time
 #   FUZZ_JOBS=2                         libFuzzer worker processes per harness (default 1)
+#   FUZZ_NO_BUILD=1                     run the harness binary already built (sources unchanged)
 #   FUZZ_CONFIG=release                 optimised build (still ASan and coverage-guided), several
 #                                       times the executions a second of the debug build; debug
 #                                       (the default) gives clearer stack traces for a finding
@@ -22,10 +23,14 @@ mkdir -p "$scratch/findings"
 
 config=${FUZZ_CONFIG:-debug}
 case "$config" in debug|release) ;; *) echo "fuzz: FUZZ_CONFIG must be debug or release, not '$config'" >&2; exit 2 ;; esac
-echo "fuzz: building picturebook-fuzz with -sanitize=fuzzer,address ($config, $scratch)" >&2
-swift build --product picturebook-fuzz -c "$config" --scratch-path "$scratch" \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING >&2
 bin=$scratch/$config/picturebook-fuzz
+if [ -n "${FUZZ_NO_BUILD:-}" ] && [ -x "$bin" ]; then
+  echo "fuzz: FUZZ_NO_BUILD set, running the existing $bin" >&2
+else
+  echo "fuzz: building picturebook-fuzz with -sanitize=fuzzer,address ($config, $scratch)" >&2
+  swift build --product picturebook-fuzz -c "$config" --scratch-path "$scratch" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING >&2
+fi
 
 status=0
 for h in "${harnesses[@]}"; do
