@@ -2,7 +2,7 @@
 // and the journal live in their own modules; this file is only their HTTP face: cookies, CSRF,
 // status codes, and the background remaking of a saved page's ClearText and popout images.
 
-import Accounts
+public import Accounts
 import BookModel
 import Dispatch
 import Editor
@@ -24,6 +24,9 @@ public struct EditConfiguration: Sendable {
     public var usersFile: String
     /// Mark the session cookie `Secure` even when no proxy says the request came over HTTPS.
     public var secureCookies: Bool
+    /// How failed sign-ins slow the next attempt, per account and per client address.
+    public var accountSignIns = SignInLimiter.Policy(freeFailures: 3)
+    public var addressSignIns = SignInLimiter.Policy(freeFailures: 10)
 
     public init(usersFile: String, secureCookies: Bool = false) {
         self.usersFile = usersFile
@@ -48,7 +51,7 @@ final class EditService: Sendable {
     let configuration: EditConfiguration
     let users: UserDirectory
     let sessions = Sessions()
-    let limiter = SignInLimiter()
+    let limiter: SignInLimiter
     let editors = EditorRegistry()
     let status = RegenerationStatus()
     /// Argon2id takes 64 MiB and tens of milliseconds per check: two at a time at most.
@@ -60,6 +63,7 @@ final class EditService: Sendable {
 
     init(configuration: EditConfiguration) {
         self.configuration = configuration
+        limiter = SignInLimiter(account: configuration.accountSignIns, address: configuration.addressSignIns)
         users = UserDirectory(store: UserStore(path: configuration.usersFile))
     }
 

@@ -15,7 +15,7 @@ struct EditFixture {
     static let annPassword = "ann's long password"
     static let rootPassword = "root's long password"
 
-    init(secureCookies: Bool = false) throws {
+    init(secureCookies: Bool = false, firstSignInDelay: Double = 1) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("edit-tests-\(getpid())-\(UUID().uuidString)").path
         books = root + "/books"
         try FileManager.default.createDirectory(atPath: books, withIntermediateDirectories: true)
@@ -25,6 +25,7 @@ struct EditFixture {
         try store.add(name: "root", role: .admin, password: Self.rootPassword)
         var config = ReaderConfiguration(booksDirectory: books, cacheDirectory: root + "/cache", workers: 2)
         config.edit = EditConfiguration(usersFile: store.path, secureCookies: secureCookies)
+        config.edit?.accountSignIns.firstDelay = firstSignInDelay
         server = try ReaderServer(configuration: config)
     }
 }
@@ -231,7 +232,9 @@ func editedPage(_ book: [String: Any], _ n: Int, text: String) throws -> [String
     }
 
     @Test func bruteForceIsSlowedWith429() async throws {
-        let f = try EditFixture()
+        // A block long enough that no stall of a loaded machine (or a sanitizer's slowness: under
+        // ThreadSanitizer the 1 s default ran out between two requests) can end it mid-test.
+        let f = try EditFixture(firstSignInDelay: 600)
         try await f.server.makeApplication().test(.router) { client in
             var statuses: [HTTPResponse.Status] = []
             var retryAfter: String?
