@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], swiftSettings: swiftSettings),
         // Fixtures/Scans: tiny TIFF, JPEG 2000 and PDF files from Tools/make-scan-fixtures.py, read by path.
         .testTarget(
-            name: "CodecsTests", dependencies: ["Codecs", "Raster", "TestSupport"], exclude: ["Fixtures"],
+            name: "CodecsTests", dependencies: ["Codecs", "CScanShim", "Raster", "TestSupport"], exclude: ["Fixtures"],
             swiftSettings: swiftSettings),
         // Golden/ holds reference PNGs the tests read by path (not bundled resources).
         .testTarget(

@@ -176,6 +176,8 @@ def main():
     run("opj_compress", "-n", "3", "-i", raw("rgb.ppm"), "-o", os.path.join(out, "rgb8.jp2"))
     run("opj_compress", "-n", "3", "-i", raw("gray.pgm"), "-o", os.path.join(out, "gray8.jp2"))
     run("opj_compress", "-n", "3", "-i", raw("gray16.pgm"), "-o", os.path.join(out, "gray16.j2k"))
+    # Six 8×8 tiles: tiling is read, and not mistaken for the hostile tilings Codecs refuses.
+    run("opj_compress", "-n", "3", "-t", "8,8", "-i", raw("rgb.ppm"), "-o", os.path.join(out, "rgb8-tiled.jp2"))
 
     # Page 1: a scan (one image filling the page, drawn at 24×16 pixels on a 72×48 pt page).
     # Page 2: no image: a dark blue square on white, which must be rendered.

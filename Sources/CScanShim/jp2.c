@@ -74,6 +74,62 @@ static OPJ_BOOL mem_seek(OPJ_OFF_T offset, void *user) {
 static const uint8_t jp2_signature[12] = {0, 0, 0, 0x0c, 'j', 'P', ' ', ' ', 0x0d, 0x0a, 0x87, 0x0a};
 static const uint8_t j2k_signature[4] = {0xff, 0x4f, 0xff, 0x51};
 
+static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+/// Offset of the codestream inside a JP2 file: the payload of its first top-level `jp2c` box.
+static int jp2c_offset(const uint8_t *data, size_t size, size_t *offset) {
+    size_t at = 0;
+    while (size - at >= 8) {
+        uint64_t length = be32(data + at);
+        size_t header = 8;
+        if (length == 1) {  // a 64-bit length follows the type
+            if (size - at < 16) return 0;
+            length = (uint64_t)be32(data + at + 8) << 32 | be32(data + at + 12);
+            header = 16;
+        } else if (length == 0) {  // the box runs to the end of the file
+            length = size - at;
+        }
+        if (length < header) return 0;
+        if (memcmp(data + at + 4, "jp2c", 4) == 0) { *offset = at + header; return 1; }
+        if (length > size - at) return 0;
+        at += (size_t)length;
+    }
+    return 0;
+}
+
+int pbs_jp2_declared_size(const uint8_t *data, size_t size, pbs_jp2_declared *out) {
+    size_t at = 0;
+    if (size >= 12 && memcmp(data, jp2_signature, 12) == 0) {
+        if (!jp2c_offset(data, size, &at)) return PBS_ERROR;
+    }
+    // SOC, then the SIZ marker: Lsiz, Rsiz, nine 32-bit fields, Csiz, and 3 bytes per component.
+    if (size < at || size - at < 2 + 40 || memcmp(data + at, j2k_signature, 4) != 0) return PBS_ERROR;
+    const uint8_t *siz = data + at + 2;
+    uint16_t length = be16(siz + 2);
+    uint32_t xs = be32(siz + 6), ys = be32(siz + 10), x0 = be32(siz + 14), y0 = be32(siz + 18);
+    uint32_t tw = be32(siz + 22), th = be32(siz + 26), tx0 = be32(siz + 30), ty0 = be32(siz + 34);
+    uint16_t components = be16(siz + 38);
+    if (xs <= x0 || ys <= y0 || tw == 0 || th == 0 || tx0 > x0 || ty0 > y0 || components == 0) return PBS_ERROR;
+    if ((size_t)length < 38 + 3 * (size_t)components || size - at - 4 < (size_t)length) return PBS_ERROR;
+    out->width = xs - x0;
+    out->height = ys - y0;
+    out->components = components;
+    uint64_t across = ((uint64_t)xs - tx0 + tw - 1) / tw, down = ((uint64_t)ys - ty0 + th - 1) / th;
+    out->tiles = across * down > UINT32_MAX ? UINT32_MAX : (uint32_t)(across * down);
+    out->samples = 0;
+    for (uint16_t c = 0; c < components; c++) {
+        uint8_t dx = siz[40 + 3 * c + 1], dy = siz[40 + 3 * c + 2];
+        if (dx == 0 || dy == 0) return PBS_ERROR;
+        // A component's extent is ceil(X/dx) - ceil(X0/dx) (ITU-T T.800 B.2).
+        uint64_t cw = ((uint64_t)xs + dx - 1) / dx - ((uint64_t)x0 + dx - 1) / dx;
+        uint64_t ch = ((uint64_t)ys + dy - 1) / dy - ((uint64_t)y0 + dy - 1) / dy;
+        uint64_t n = cw * ch;  // each factor is below 2^32, so the product fits
+        out->samples = out->samples > UINT64_MAX - n ? UINT64_MAX : out->samples + n;
+    }
+    return PBS_OK;
+}
+
 int pbs_jp2_read_header(pbs_jp2 *j, const uint8_t *data, size_t size, pbs_jp2_info *out) {
     int codestream;
     if (size >= 12 && memcmp(data, jp2_signature, 12) == 0) codestream = 0;

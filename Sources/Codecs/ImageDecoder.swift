@@ -24,7 +24,7 @@ public enum ImageDecoder {
             case .png: return try PNGDecoding(data, name: name, strict: false).info
             case .jpeg: return try JPEGDecoding(data, name: name, strict: false).info
             case .tiff: return try TIFFDecoding(data, name: name, limits: .default).info
-            case .jpeg2000: return try JP2Decoding(data, name: name).info
+            case .jpeg2000: return try JP2Decoding(data, name: name, limits: .default).info
             case .pdf: throw pdfIsNotAnImage(name)
             }
         }
@@ -39,7 +39,7 @@ public enum ImageDecoder {
             case .png: return try PNGDecoding(data, name: name, strict: options.strict).decodeRGBA(options: options)
             case .jpeg: return try JPEGDecoding(data, name: name, strict: options.strict).decodeRGBA(options: options)
             case .tiff: return try TIFFDecoding(data, name: name, limits: options.limits).decodeRGBA(options: options)
-            case .jpeg2000: return try JP2Decoding(data, name: name).decodeRGBA(options: options)
+            case .jpeg2000: return try JP2Decoding(data, name: name, limits: options.limits).decodeRGBA(options: options)
             case .pdf: throw pdfIsNotAnImage(name)
             }
         }
@@ -56,7 +56,7 @@ public enum ImageDecoder {
             case .png: return try PNGDecoding(data, name: name, strict: options.strict).decodeGray(options: options)
             case .jpeg: return try JPEGDecoding(data, name: name, strict: options.strict).decodeGray(options: options)
             case .tiff: return try TIFFDecoding(data, name: name, limits: options.limits).decodeGray(options: options)
-            case .jpeg2000: return try JP2Decoding(data, name: name).decodeGray(options: options)
+            case .jpeg2000: return try JP2Decoding(data, name: name, limits: options.limits).decodeGray(options: options)
             case .pdf: throw pdfIsNotAnImage(name)
             }
         }

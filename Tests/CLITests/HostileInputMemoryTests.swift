@@ -60,6 +60,28 @@ enum CraftedPNG {
     }
 }
 
+/// J2K main headers: SOC, SIZ, and a minimal COD and QCD, enough for OpenJPEG to read the header.
+enum CraftedJ2K {
+    static func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func codestream(width: Int, height: Int, tile: Int, components: Int) -> [UInt8] {
+        var siz = be16(0) + [width, height, 0, 0, tile, tile, 0, 0].flatMap { CraftedPNG.be32(UInt32($0)) } + be16(components)
+        for _ in 0..<components { siz += [7, 1, 1] }
+        let cod: [UInt8] = [0xFF, 0x52] + be16(12) + [0, 0, 0, 1, 0, 5, 4, 4, 0, 1]
+        let qcd: [UInt8] = [0xFF, 0x5C] + be16(4) + [0x40, 0x80]
+        return [0xFF, 0x4F, 0xFF, 0x51] + be16(siz.count + 2) + siz + cod + qcd + [0xFF, 0x90]
+    }
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { CraftedPNG.be32(UInt32(8 + payload.count)) + Array(type.utf8) + payload }
+    /// The codestream in a JP2 file's `jp2c` box, after the signature, file type and header boxes.
+    static func jp2(_ codestream: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let ihdr = box("ihdr", CraftedPNG.be32(UInt32(height)) + CraftedPNG.be32(UInt32(width)) + be16(1) + [7, 7, 0, 0])
+        let colr = box("colr", [1, 0, 0] + CraftedPNG.be32(17))
+        return box("jP  ", [0x0D, 0x0A, 0x87, 0x0A]) + box("ftyp", Array("jp2 ".utf8) + CraftedPNG.be32(0) + Array("jp2 ".utf8))
+            + box("jp2h", ihdr + colr) + box("jp2c", codestream)
+    }
+    /// Found by the jp2 fuzz harness: 1441816×16 in 60,076 tiles, 624 MB before the size was refused.
+    static let fuzzFound = Array(Data(base64Encoded: "/0//UQApAAAAFgAYAAAAEAAAAAAAAAAAAAAAGAAAABAAAAAAAAAAAAABDwEB/1IADAAAAAEAAgQEAAH/XAAKQIAhiJByLjD/kA==")!)
+}
+
 @Suite struct HostileInputMemoryTests {
     /// What the CLI costs to start and read a tiny image, for comparison.
     static func baselineMiB(_ scratch: Scratch) throws -> Double {
@@ -163,6 +185,34 @@ enum CraftedPNG {
         let r = try PeakMemory.run(["info", file])
         #expect(r.status != 0, "\(r.stderr)")
         #expect(r.peakMiB < base + 64, "peak \(r.peakMiB) MiB against \(base) MiB for a tiny image")
+    }
+
+    /// OpenJPEG allocates per tile and per component while it reads the main header, before any
+    /// size check of ours could run on its answer; the SIZ marker is judged from the bytes first.
+    @Test(arguments: ["fuzz-found", "60000-tiles", "60000-tiles-in-jp2", "16384-components", "5-components"])
+    func aJPEG2000HeaderDeclaringHugeBookkeepingIsRefusedWithoutAllocating(_ kind: String) throws {
+        let scratch = try Scratch()
+        let bytes: [UInt8]
+        let expected: String
+        switch kind {
+        case "fuzz-found": (bytes, expected) = (CraftedJ2K.fuzzFound, "larger than the limit")
+        case "60000-tiles": (bytes, expected) = (CraftedJ2K.codestream(width: 240, height: 250, tile: 1, components: 1), "60000 tiles")
+        case "60000-tiles-in-jp2":
+            bytes = CraftedJ2K.jp2(CraftedJ2K.codestream(width: 240, height: 250, tile: 1, components: 1), width: 240, height: 250)
+            expected = "60000 tiles"
+        case "16384-components": (bytes, expected) = (CraftedJ2K.codestream(width: 100, height: 100, tile: 100, components: 16384), "16384 components")
+        default: (bytes, expected) = (CraftedJ2K.codestream(width: 100, height: 100, tile: 100, components: 5), "5 components")
+        }
+        let file = scratch.file(kind + (kind.hasSuffix("jp2") ? ".jp2" : ".j2k"))
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let base = try Self.baselineMiB(scratch)
+        for command in [["info", file], ["convert", file, scratch.file("out.png")]] {
+            let r = try PeakMemory.run(command)
+            #expect(r.status == 1, "\(command[0]): \(r.stderr)")
+            #expect(r.stderr.contains(file) && r.stderr.contains(expected), "\(command[0]): \(r.stderr)")
+            #expect(r.peakMiB < base + 32, "\(command[0]): peak \(r.peakMiB) MiB against \(base) MiB for a tiny image")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out.png")))
     }
 
     @Test func aPNGDeclaringAHugeImageIsRefusedWithoutAllocating() throws {

@@ -66,6 +66,7 @@ struct ScanFixture: Sendable, CustomTestStringConvertible {
         .init(file: "rgb8.jp2", format: .jpeg2000, pattern: ScanFixtures.rgb, tolerance: 0, isGray: false, bitDepth: 8),
         .init(file: "gray8.jp2", format: .jpeg2000, pattern: ScanFixtures.gray, tolerance: 0, isGray: true, bitDepth: 8),
         .init(file: "gray16.j2k", format: .jpeg2000, pattern: ScanFixtures.gray, tolerance: 0, isGray: true, bitDepth: 16),
+        .init(file: "rgb8-tiled.jp2", format: .jpeg2000, pattern: ScanFixtures.rgb, tolerance: 0, isGray: false, bitDepth: 8),
     ]
 
     @Test(arguments: fixtures)

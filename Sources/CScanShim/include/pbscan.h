@@ -65,6 +65,21 @@ typedef struct pbs_jp2_info {
     int is_codestream; ///< a raw J2K codestream rather than a JP2 file
 } pbs_jp2_info;
 
+/// What a codestream's SIZ marker declares, read from the bytes before OpenJPEG sees them: the
+/// main header alone makes OpenJPEG allocate about 10 KB per tile and 1 KB per tile-component,
+/// and decoding allocates every component, so both are judged here first.
+typedef struct pbs_jp2_declared {
+    uint32_t width, height;
+    uint32_t tiles;        ///< tiles across × tiles down
+    uint32_t components;
+    uint64_t samples;      ///< stored samples over all components (after subsampling)
+} pbs_jp2_declared;
+
+/// Finds the codestream (a raw J2K, or the `jp2c` box of a JP2 file) and reads its SIZ marker.
+/// Returns PBS_OK with `out` filled, or PBS_ERROR when no SIZ can be read (OpenJPEG then names
+/// the problem).
+int pbs_jp2_declared_size(const uint8_t *data, size_t size, pbs_jp2_declared *out);
+
 pbs_jp2 *pbs_jp2_new(void);
 void pbs_jp2_free(pbs_jp2 *j);
 const char *pbs_jp2_message(const pbs_jp2 *j);
