@@ -51,6 +51,26 @@ def opponent(p):
 DIST = np.array([0.004, 0.012, 0.02, 0.03, 0.04, 0.05])  # fractions of page width from the edge
 
 
+def crossing_count(a, right):
+    """Outline crossings at one edge, as SeamContinuity.crossings counts them: peaks of the colour
+    gradient down the outer strip (width band/4, band = 3 % of the width, at least 6 px) in 200
+    bins, at least max(12, half the 90th percentile). The detector judges no pair without two on
+    both edges, and leaves pages without them out of the book's null."""
+    h, w, _ = a.shape
+    band = min(w // 2, max(6, int(w * 0.03)))
+    strip = max(2, band // 4)
+    bins = min(200, h)
+    rows = (np.arange(bins + 1) * h) // bins
+    x0 = w - strip if right else 0
+    col = a[:, x0:x0 + strip].mean(axis=1)
+    c = np.cumsum(np.vstack([np.zeros((1, 3)), col]), axis=0)
+    prof = (c[rows[1:]] - c[rows[:-1]]) / np.maximum(1, (rows[1:] - rows[:-1]))[:, None]
+    g = np.zeros(bins)
+    g[1:-1] = np.sqrt(((prof[2:] - prof[:-2]) ** 2).sum(axis=1))
+    thr = max(12.0, 0.5 * np.sort(g)[min(bins - 1, int(0.9 * (bins - 1)))])
+    return int(sum(1 for y in range(2, bins - 2) if g[y] >= thr and g[y] >= g[y - 1] and g[y] > g[y + 1]))
+
+
 def edge_features(a, right):
     prof = opponent(column_profiles(a, DIST, right=right))  # (k, bins, 3)
     h, w, _ = a.shape
@@ -63,7 +83,8 @@ def edge_features(a, right):
     xm = x.mean()
     slope = ((x - xm)[:, None, None] * (z - z.mean(axis=0))).sum(axis=0) / ((x - xm) ** 2).sum()
     intercept = z.mean(axis=0) - slope * xm  # value extrapolated to the edge itself
-    return {"z": z, "edge": intercept, "slope": slope, "outer": z[0], "aspect": w / h}
+    return {"z": z, "edge": intercept, "slope": slope, "outer": z[0], "aspect": w / h,
+            "crossings": crossing_count(a, right)}
 
 
 def smooth(v, r):
@@ -158,13 +179,23 @@ def score_matrix(feats, score):
     return np.array([[score(feats[i]["right"], feats[j]["left"]) if i != j else np.nan for j in range(n)] for i in range(n)])
 
 
-def decide_book(M, floor, margin_min, rivals_allowed, floor_sd=0.05):
+GATE = os.environ.get("LAB_NO_GATE") is None
+
+
+def decide_book(M, C, floor, margin_min, rivals_allowed, floor_sd=0.05):
     n = len(M)
     results = {}
     for i in range(1, n - 1):  # index 1 = page 2; every consecutive pair, as the bench counts them
         j = i + 1
         s = M[i, j]
-        null = [M[i, k] for k in range(n) if k not in (i, j)] + [M[k, j] for k in range(n) if k not in (i, j)]
+        if GATE and (C[i][1] < 2 or C[j][0] < 2):
+            results[(i + 1, j + 1)] = dict(score=s, margin=0.0, rivals=0, spread=False)
+            continue
+        null = [M[i, k] for k in range(n) if k not in (i, j) and (not GATE or C[k][0] >= 2)] \
+            + [M[k, j] for k in range(n) if k not in (i, j) and (not GATE or C[k][1] >= 2)]
+        if len(null) < 4:
+            results[(i + 1, j + 1)] = dict(score=s, margin=0.0, rivals=0, spread=False)
+            continue
         null = np.array(null)
         m, sd = null.mean(), null.std()
         mg = (s - m) / max(sd, floor_sd)
@@ -215,7 +246,8 @@ def main():
           for floor, mm, riv in grid:
             tp = fp = pos = neg = btp = bfp = utp = ufp = 0
             for bi, (M, truth) in enumerate(zip(mats, truths)):
-                res = decide_book(M, floor, mm, int(riv))
+                C = [(f["left"]["crossings"], f["right"]["crossings"]) for f in feats_all[bi]]
+                res = decide_book(M, C, floor, mm, int(riv))
                 bb = base.get(src, [])
                 bbook = bb[bi] if bi < len(bb) else {}
                 for pair, r in res.items():
