@@ -182,10 +182,10 @@ def score_matrix(feats, score):
 GATE = os.environ.get("LAB_NO_GATE") is None
 
 
-def decide_book(M, C, floor, margin_min, rivals_allowed, floor_sd=0.05):
+def decide_book(M, C, floor, margin_min, rivals_allowed, floor_sd=0.05, first=1):
     n = len(M)
     results = {}
-    for i in range(1, n - 1):  # index 1 = page 2; every consecutive pair, as the bench counts them
+    for i in range(first, n - 1):  # index 1 = page 2; every consecutive pair, as the bench counts them
         j = i + 1
         s = M[i, j]
         if GATE and (C[i][1] < 2 or C[j][0] < 2):
@@ -228,7 +228,13 @@ def main():
     ap.add_argument("--baseline")
     ap.add_argument("--score", default="extrap")
     ap.add_argument("--grid", default="0.3:3:1", help="floor:margin:rivals, comma-separated list")
+    ap.add_argument("--folder", action="append", default=[],
+                    help="instead of KEPTDIR's books: a real book folder (pages *.jpg, spreads from its book.json); "
+                         "every consecutive pair is judged, and --bin's analyze gives the shipped verdicts")
+    ap.add_argument("--bin", default=".build/release/picturebook")
     args = ap.parse_args()
+    if args.folder:
+        return folders(args)
     base = parse_baseline(args.baseline) if args.baseline else {}
     grid = [tuple(float(x) for x in g.split(":")) for g in args.grid.split(",")]
     for src in args.sources.split(","):
@@ -267,6 +273,41 @@ def main():
                         print(f"  {src} b{bi} {pair} {'PANO' if is_p else 'neg '} s={r['score']:.3f} m={r['margin']:.2f} riv={r['rivals']} {'FOUND' if r['spread'] else ''} base={'found' if bf[0] else '-'}")
             print(f"{src:10} {name:11} floor {floor} margin {mm} rivals {int(riv)}: new {tp}/{pos} fp {fp}/{neg}"
                   + (f" | baseline {btp} fp {bfp} | union {utp} fp {ufp}" if base else ""), flush=True)
+
+
+def folders(args):
+    import subprocess
+    grid = [tuple(float(x) for x in g.split(":")) for g in args.grid.split(",")]
+    for folder in args.folder:
+        files = sorted(f for f in glob.glob(os.path.join(folder, "*")) if f.lower().endswith((".jpg", ".jpeg", ".png")))
+        truth = set()
+        if os.path.exists(os.path.join(folder, "book.json")):
+            truth = {tuple(p) for p in json.load(open(os.path.join(folder, "book.json"))).get("spreads", [])}
+        # analyze leaves spreads already listed in book.json alone, so it reads a copy without them.
+        import shutil, tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = os.path.join(tmp, "book")
+            shutil.copytree(folder, copy)
+            if os.path.exists(os.path.join(copy, "book.json")):
+                book = json.load(open(os.path.join(copy, "book.json")))
+                book["spreads"] = []
+                json.dump(book, open(os.path.join(copy, "book.json"), "w"))
+            out = subprocess.run([args.bin, "analyze", copy, "--dry-run", "--json", "--no-masks"], capture_output=True, text=True, check=True)
+        shipped = {tuple(p) for p in json.loads(out.stdout).get("detectedSpreads", [])}
+        feats = []
+        for f in files:
+            a = load(f)
+            feats.append({"left": edge_features(a, False), "right": edge_features(a, True)})
+        C = [(f["left"]["crossings"], f["right"]["crossings"]) for f in feats]
+        for name in args.score.split(","):
+            M = score_matrix(feats, SCORES[name])
+            for floor, mm, riv in grid:
+                res = decide_book(M, C, floor, mm, int(riv), first=0)
+                new = {p for p, r in res.items() if r["spread"]}
+                union = new | shipped
+                print(f"{os.path.basename(folder):20} {name} margin {mm}: truth {len(truth)} | shipped found {len(truth & shipped)} "
+                      f"false {sorted(shipped - truth)} | new found {len(truth & new)} false {sorted(new - truth)} | "
+                      f"union found {len(truth & union)} false {len(union - truth)}", flush=True)
 
 
 if __name__ == "__main__":
