@@ -9,7 +9,15 @@ what the shipped detector found, and the union of the two.
 
 Rule of the lab: choose on `generated` and `peter` only (`--tune`), then score the others once.
 
-Usage: panorama-seam-lab.py KEPTDIR [--sources generated,peter] [--baseline LOG] [--score NAME]
+The measure kept as the candidate is `extrap` (see Documentation/PageAnalysis.md, "A second
+continuity measure"); `plain`, `extrap2`, `extrap_lo`, `extrap4`, `extrap_fine` are the variants
+tried. LAB_NO_GATE=1 drops the crossings rule; LAB_VERBOSE=1 lists every panorama and every pair
+taken.
+
+Usage: panorama-seam-lab.py KEPTDIR [--sources generated,peter] [--baseline LOG] [--score a,b]
+                            [--grid floor:margin:rivals,...]
+       panorama-seam-lab.py - --folder BOOKDIR [--folder ...] [--bin .build/release/picturebook]
+Needs Pillow and NumPy (.build/bench-venv/bin/python).
 """
 import argparse, glob, json, os, re, sys
 
@@ -19,7 +27,7 @@ from PIL import Image
 BINS = 100
 
 
-def load(path, longest=1000):
+def load(path):
     im = Image.open(path).convert("RGB")
     return np.asarray(im, dtype=np.float64)
 
