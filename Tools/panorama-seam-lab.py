@@ -91,7 +91,8 @@ def edge_features(a, right):
     xm = x.mean()
     slope = ((x - xm)[:, None, None] * (z - z.mean(axis=0))).sum(axis=0) / ((x - xm) ** 2).sum()
     intercept = z.mean(axis=0) - slope * xm  # value extrapolated to the edge itself
-    return {"z": z, "edge": intercept, "slope": slope, "outer": z[0], "aspect": w / h,
+    raw = smooth(prof[0], 2)[:, 0]  # the outer strip's luma, unstandardised
+    return {"z": z, "edge": intercept, "slope": slope, "outer": z[0], "aspect": w / h, "rawsd": float(raw.std()),
             "crossings": crossing_count(a, right)}
 
 
@@ -188,15 +189,18 @@ def score_matrix(feats, score):
 
 
 GATE = os.environ.get("LAB_NO_GATE") is None
+# Experimental: least luma deviation (grey levels) of an edge's outer strip for the new measure to
+# judge the pair at all; blank paper with faint shading otherwise standardises into a "profile".
+RAW_SD = float(os.environ.get("LAB_RAW_SD", "0"))
 
 
-def decide_book(M, C, floor, margin_min, rivals_allowed, floor_sd=0.05, first=1):
+def decide_book(M, C, floor, margin_min, rivals_allowed, floor_sd=0.05, first=1, S=None):
     n = len(M)
     results = {}
     for i in range(first, n - 1):  # index 1 = page 2; every consecutive pair, as the bench counts them
         j = i + 1
         s = M[i, j]
-        if GATE and (C[i][1] < 2 or C[j][0] < 2):
+        if GATE and (C[i][1] < 2 or C[j][0] < 2) or (S is not None and min(S[i][1], S[j][0]) < RAW_SD):
             results[(i + 1, j + 1)] = dict(score=s, margin=0.0, rivals=0, spread=False)
             continue
         null = [M[i, k] for k in range(n) if k not in (i, j) and (not GATE or C[k][0] >= 2)] \
@@ -261,7 +265,8 @@ def main():
             tp = fp = pos = neg = btp = bfp = utp = ufp = 0
             for bi, (M, truth) in enumerate(zip(mats, truths)):
                 C = [(f["left"]["crossings"], f["right"]["crossings"]) for f in feats_all[bi]]
-                res = decide_book(M, C, floor, mm, int(riv))
+                S = [(f["left"]["rawsd"], f["right"]["rawsd"]) for f in feats_all[bi]]
+                res = decide_book(M, C, floor, mm, int(riv), S=S)
                 bb = base.get(src, [])
                 bbook = bb[bi] if bi < len(bb) else {}
                 for pair, r in res.items():
