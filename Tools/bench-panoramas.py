@@ -16,6 +16,10 @@ Sources of pictures, reported side by side:
              same way; unrelated pages are other images of the same folder. Never tuned on.
 
 Usage: bench-panoramas.py --bin .build/release/picturebook [--real DIR] [--books 10] [--seed 1]
+                          [--keep DIR [--simulate-only]]
+--keep DIR keeps every simulated book as DIR/<source>/book-NN (its pages, and truth.json naming the
+panorama pairs), so a prototype of the seam test (Tools/panorama-seam-lab.py) can replay the very
+same books; --simulate-only writes them without running picturebook.
 Needs Pillow and NumPy: run it with .build/bench-venv/bin/python (Tools/bench-infill.sh makes that venv).
 """
 import argparse, glob, io, json, os, random, shutil, subprocess, sys, tempfile
@@ -107,7 +111,8 @@ def simulate(pictures, singles, rng, panoramas=4, others=8):
     return pairs
 
 
-def run_book(binary, pairs, workdir, explain=None):
+def write_book(pairs, workdir):
+    """Pages p001.jpg (a cover) then the pairs; returns the panorama pairs and the page count."""
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
     # Page 1 stands alone (a cover), so the facing pairs are (2,3), (4,5)... as in a bound book.
@@ -120,6 +125,13 @@ def run_book(binary, pairs, workdir, explain=None):
             truth.add((n, n + 1))
         n += 2
     pages = n - 1
+    with open(os.path.join(workdir, "truth.json"), "w") as f:
+        json.dump({"panoramas": sorted(list(p) for p in truth), "pages": pages}, f)
+    return truth, pages
+
+
+def run_book(binary, pairs, workdir, explain=None):
+    truth, pages = write_book(pairs, workdir)
     out = subprocess.run([binary, "analyze", workdir, "--dry-run", "--json", "--no-masks"],
                          check=True, capture_output=True, text=True)
     report = json.loads(out.stdout)
@@ -143,7 +155,11 @@ def main():
     ap.add_argument("--json", help="write the figures here too")
     ap.add_argument("--explain", action="store_true",
                     help="print the seam score and book margin of every panorama and every pair found")
+    ap.add_argument("--keep", help="keep the simulated books here (DIR/<source>/book-NN, with truth.json)")
+    ap.add_argument("--simulate-only", action="store_true", help="with --keep: write the books, run nothing")
     args = ap.parse_args()
+    if args.simulate_only and not args.keep:
+        ap.error("--simulate-only needs --keep")
 
     sources = [("generated (tuned on)", *generated_sources(args.bin, args.cache))]
     for folder in args.real:
@@ -159,8 +175,14 @@ def main():
             rng = random.Random(args.seed)
             hit = total = false = negatives = 0
             explain = [] if args.explain else None
+            slug = name.split("(")[0].strip().replace("real: ", "")
             for b in range(args.books):
-                h, t, f, n = run_book(args.bin, simulate(pictures, singles, rng), os.path.join(tmp, "book"), explain)
+                pairs = simulate(pictures, singles, rng)
+                workdir = os.path.join(args.keep, slug, f"book-{b:02d}") if args.keep else os.path.join(tmp, "book")
+                if args.simulate_only:
+                    write_book(pairs, workdir)
+                    continue
+                h, t, f, n = run_book(args.bin, pairs, workdir, explain)
                 hit, total, false, negatives = hit + h, total + t, false + f, negatives + n
             for e in explain or []:
                 kind = ("found" if e["found"] else "MISSED") if e["panorama"] else ("FALSE" if e["found"] else "other")
@@ -170,6 +192,9 @@ def main():
                       f" profile {e.get('profileCorrelation') or 0:.2f} rivals {e.get('rivals', '-')}", file=sys.stderr)
             rows.append({"source": name, "found": hit, "panoramas": total, "recall": hit / max(total, 1),
                          "false": false, "facingPairs": negatives, "falsePer40": 40 * false / max(negatives, 1)})
+    if args.simulate_only:
+        print(f"bench-panoramas: books written under {args.keep}")
+        return
     print(f"{'source':28} {'found':>9} {'recall':>7} {'false':>11} {'per 40 pairs':>13}")
     for r in rows:
         print(f"{r['source']:28} {r['found']:>4}/{r['panoramas']:<4} {r['recall']:7.3f} {r['false']:>5}/{r['facingPairs']:<5} {r['falsePer40']:13.2f}")
