@@ -13,9 +13,22 @@
 
 #include "pbshim.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jerror.h>
+
+/// How much of a file the descriptor readers hold at once.
+#define PB_READ_BUFFER (64 * 1024)
+
+/// pread that retries interruptions; like pread, 0 at the end of the file and -1 on an error.
+static ssize_t read_at(int fd, void *into, size_t count, size_t offset) {
+    ssize_t n;
+    do n = pread(fd, into, count, (off_t)offset);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
 
 void pb_free(void *pointer) { free(pointer); }
 
@@ -135,6 +148,66 @@ int pb_jpeg_read_header(pb_jpeg_decoder *d, const uint8_t *data, size_t size) {
     jpeg_mem_src(&d->cinfo, data, (unsigned long)size);
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&d->cinfo, TRUE);  // with require_image, "no image" is an error, not a return
+    return PB_OK;
+}
+
+// A source manager over a descriptor, in the manner of libjpeg's stdio source. At the end of the
+// file it does what jpeg_mem_src does at the end of its buffer — warn JWRN_JPEG_EOF and hand over
+// a fake EOI — so a cut file gets the same verdict and message from either source.
+
+static void fd_source_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean fd_source_fill(j_decompress_ptr cinfo) {
+    pb_jpeg_fd_source *src = (pb_jpeg_fd_source *)cinfo->src;
+    ssize_t n;
+    do n = read(src->fd, src->buffer, PB_READ_BUFFER);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        char text[JMSG_LENGTH_MAX];
+        snprintf(text, sizeof text, "cannot read the file: %s", strerror(errno));
+        trap_fail((pb_trap *)cinfo->client_data, PB_ERROR, text);
+    }
+    if (n == 0) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        src->buffer[0] = (JOCTET)0xFF;
+        src->buffer[1] = (JOCTET)JPEG_EOI;
+        n = 2;
+    }
+    src->pub.next_input_byte = src->buffer;
+    src->pub.bytes_in_buffer = (size_t)n;
+    return TRUE;
+}
+
+static void fd_source_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long)src->bytes_in_buffer) {
+        count -= (long)src->bytes_in_buffer;
+        (void)(*src->fill_input_buffer)(cinfo);  // never suspends
+    }
+    src->next_input_byte += (size_t)count;
+    src->bytes_in_buffer -= (size_t)count;
+}
+
+static void fd_source_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+int pb_jpeg_read_header_fd(pb_jpeg_decoder *d, int fd) {
+    if (setjmp(d->trap.jump)) return d->trap.status;
+    pb_jpeg_fd_source *src = &d->source;
+    // From libjpeg's permanent pool: freed with the decompressor, and a failed allocation is an
+    // ordinary trapped error.
+    src->buffer = (JOCTET *)(*d->cinfo.mem->alloc_small)((j_common_ptr)&d->cinfo, JPOOL_PERMANENT, PB_READ_BUFFER);
+    src->fd = fd;
+    src->pub.init_source = fd_source_init;
+    src->pub.fill_input_buffer = fd_source_fill;
+    src->pub.skip_input_data = fd_source_skip;
+    src->pub.resync_to_restart = jpeg_resync_to_restart;
+    src->pub.term_source = fd_source_term;
+    src->pub.bytes_in_buffer = 0;
+    src->pub.next_input_byte = NULL;
+    d->cinfo.src = &src->pub;
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(&d->cinfo, TRUE);
     return PB_OK;
 }
 
@@ -283,6 +356,48 @@ static void png_read_memory(png_structp png, png_bytep out, size_t count) {
     d->position += count;
 }
 
+static void png_read_failed(png_structp png, pb_png_decoder *d, ssize_t n) {
+    if (n == 0) {  // the file shrank since its size was taken: it ends here
+        d->trap.status = PB_TRUNCATED;
+        png_error(png, "file ends before the image does");
+    }
+    char text[JMSG_LENGTH_MAX];
+    snprintf(text, sizeof text, "cannot read the file: %s", strerror(errno));
+    png_error(png, text);
+}
+
+/// The descriptor twin of png_read_memory: the same limit and message, the bytes come through a
+/// 64 KiB buffer (large reads, whole big chunks, go straight to libpng's memory).
+static void png_read_fd(png_structp png, png_bytep out, size_t count) {
+    pb_png_decoder *d = (pb_png_decoder *)png_get_io_ptr(png);
+    if (count > d->size - d->position) {
+        d->trap.status = PB_TRUNCATED;
+        png_error(png, "file ends before the image does");
+    }
+    while (count > 0) {
+        size_t at = d->position;
+        if (at >= d->buffer_offset && at < d->buffer_offset + d->buffered) {
+            size_t n = d->buffer_offset + d->buffered - at;
+            if (n > count) n = count;
+            memcpy(out, d->buffer + (at - d->buffer_offset), n);
+            out += n;
+            count -= n;
+            d->position += n;
+        } else if (count >= PB_READ_BUFFER) {
+            ssize_t n = read_at(d->fd, out, count, at);
+            if (n <= 0) png_read_failed(png, d, n);
+            out += n;
+            count -= (size_t)n;
+            d->position += (size_t)n;
+        } else {
+            ssize_t n = read_at(d->fd, d->buffer, PB_READ_BUFFER, at);
+            if (n <= 0) png_read_failed(png, d, n);
+            d->buffer_offset = at;
+            d->buffered = (size_t)n;
+        }
+    }
+}
+
 static void png_write_memory(png_structp png, png_bytep data, size_t count) {
     pb_buffer *b = (pb_buffer *)png_get_io_ptr(png);
     if (!buffer_reserve(b, count)) png_error(png, "out of memory");
@@ -303,34 +418,64 @@ pb_png_decoder *pb_png_decoder_new(int strict) {
 void pb_png_decoder_free(pb_png_decoder *d) {
     if (!d) return;
     if (d->png) png_destroy_read_struct(&d->png, d->info ? &d->info : NULL, NULL);
+    free(d->buffer);
     free(d);
 }
 
-int pb_png_read_header(pb_png_decoder *d, const uint8_t *data, size_t size, pb_png_header *out) {
-    if (setjmp(d->trap.jump)) return d->trap.status;
-    d->data = data;
-    d->size = size;
-    d->position = 0;
-    // libpng allocates (and zeroes) a buffer of a chunk's declared length before reading it, so a
-    // 45-byte file declaring a 2 GB tEXt chunk would cost 2 GB. The whole file is in memory: a chunk
-    // that claims more bytes than are left cannot be complete, so the file is seen to end where that
-    // chunk starts, exactly as if it had been cut there (the same "truncated" verdict, no allocation).
-    // A chunk whose length and type are there but whose CRC is not counts too (libpng allocates as
-    // soon as it has read the eight header bytes; found by the png fuzz harness).
-    if (size >= 8) {
-        size_t at = 8;
-        while (size - at >= 8) {
-            uint32_t length = (uint32_t)data[at] << 24 | (uint32_t)data[at + 1] << 16 | (uint32_t)data[at + 2] << 8 | data[at + 3];
-            if ((size_t)length + 4 > size - at - 8) { d->size = at; break; }
-            at += 12 + (size_t)length;
-        }
+/// Where the input is seen to end: libpng allocates (and zeroes) a buffer of a chunk's declared
+/// length before reading it, so a 45-byte file declaring a 2 GB tEXt chunk would cost 2 GB. A chunk
+/// that claims more bytes than are left cannot be complete, so the file is seen to end where that
+/// chunk starts, exactly as if it had been cut there (the same "truncated" verdict, no allocation).
+/// A chunk whose length and type are there but whose CRC is not counts too (libpng allocates as
+/// soon as it has read the eight header bytes; found by the png fuzz harness). The chunk lengths
+/// come from `data`, or, when it is NULL, from `fd` by pread, four bytes a chunk, skipping the
+/// rest: the same cut without reading the file whole.
+static size_t png_readable_size(const uint8_t *data, int fd, size_t size) {
+    if (size < 8) return size;
+    size_t at = 8;
+    while (size - at >= 8) {
+        uint8_t b[4];
+        if (data) memcpy(b, data + at, 4);
+        else if (read_at(fd, b, 4, at) != 4) return at;  // shrank (or unreadable): it ends here
+        uint32_t length = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+        if ((size_t)length + 4 > size - at - 8) return at;
+        at += 12 + (size_t)length;
     }
+    return size;
+}
+
+static int png_read_header_common(pb_png_decoder *d, png_rw_ptr reader, pb_png_header *out);
+
+int pb_png_read_header(pb_png_decoder *d, const uint8_t *data, size_t size, pb_png_header *out) {
+    d->data = data;
+    d->fd = -1;
+    d->size = png_readable_size(data, -1, size);
+    d->position = 0;
+    return png_read_header_common(d, png_read_memory, out);
+}
+
+int pb_png_read_header_fd(pb_png_decoder *d, int fd, size_t size, pb_png_header *out) {
+    d->data = NULL;
+    d->fd = fd;
+    d->size = png_readable_size(NULL, fd, size);
+    d->position = 0;
+    d->buffer = malloc(PB_READ_BUFFER);
+    if (!d->buffer) {
+        trap_set(&d->trap, PB_ERROR, "out of memory");
+        return PB_ERROR;
+    }
+    d->buffer_offset = d->buffered = 0;
+    return png_read_header_common(d, png_read_fd, out);
+}
+
+static int png_read_header_common(pb_png_decoder *d, png_rw_ptr reader, pb_png_header *out) {
+    if (setjmp(d->trap.jump)) return d->trap.status;
     // Created here, not in _new, because creation can already raise an error.
     d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &d->trap, png_error_fn, png_warning_fn);
     if (!d->png) trap_fail(&d->trap, PB_ERROR, "out of memory");
     d->info = png_create_info_struct(d->png);
     if (!d->info) png_error(d->png, "out of memory");
-    png_set_read_fn(d->png, d, png_read_memory);
+    png_set_read_fn(d->png, d, reader);
     // Picturebook checks the size itself (to report it as too large, with the numbers), so lift
     // libpng's own default cap of a million pixels per side.
     png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);

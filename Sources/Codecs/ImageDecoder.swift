@@ -92,23 +92,50 @@ public enum ImageDecoder {
         }
     }
 
+    // The file entry points read PNG and JPEG in pieces through a descriptor (SourceFile), so
+    // the encoded file is never held beside the decoded image; the verdicts and messages are those
+    // of decoding the same bytes from memory. TIFF is read by libtiff over the file; JPEG 2000 is
+    // decoded from memory (read whole: see SourceFile.readAll).
+
     /// ``info(_:name:)`` of the file at `path`.
     public static func info(file path: String) throws(CodecError) -> ImageInfo {
-        try info(read(path), name: path)
+        let file = try SourceFile(path)
+        switch try format(of: file) {
+        case .png: return try PNGDecoding(file: file, strict: false).info
+        case .jpeg: return try JPEGDecoding(file: file, strict: false).info
+        case .tiff: return try TIFFDecoding(file: path, limits: .default).info
+        case .jpeg2000, .pdf: return try info(file.readAll(), name: path)
+        }
     }
 
     /// ``decode(_:name:options:)`` of the file at `path`.
     public static func decode(file path: String, options: DecodeOptions = .init()) throws(CodecError) -> Bitmap<RGBA8> {
-        try decode(read(path), name: path, options: options)
+        let file = try SourceFile(path)
+        switch try format(of: file) {
+        case .png: return try PNGDecoding(file: file, strict: options.strict).decodeRGBA(options: options)
+        case .jpeg: return try JPEGDecoding(file: file, strict: options.strict).decodeRGBA(options: options)
+        case .tiff: return try TIFFDecoding(file: path, limits: options.limits).decodeRGBA(options: options)
+        case .jpeg2000, .pdf: return try decode(file.readAll(), name: path, options: options)
+        }
     }
 
     /// ``decodeGray(_:name:options:)`` of the file at `path`.
     public static func decodeGray(file path: String, options: DecodeOptions = .init()) throws(CodecError) -> Bitmap<UInt8> {
-        try decodeGray(read(path), name: path, options: options)
+        let file = try SourceFile(path)
+        switch try format(of: file) {
+        case .png: return try PNGDecoding(file: file, strict: options.strict).decodeGray(options: options)
+        case .jpeg: return try JPEGDecoding(file: file, strict: options.strict).decodeGray(options: options)
+        case .tiff: return try TIFFDecoding(file: path, limits: options.limits).decodeGray(options: options)
+        case .jpeg2000, .pdf: return try decodeGray(file.readAll(), name: path, options: options)
+        }
     }
 
-    private static func read(_ path: String) throws(CodecError) -> [UInt8] {
-        do { return try FileIO.read(path) } catch { throw .file(error) }
+    /// The format from the file's first 16 bytes, with the same errors as from memory.
+    private static func format(of file: SourceFile) throws(CodecError) -> ImageFormat {
+        let head = try file.prefix(16)
+        return try head.withUnsafeBufferPointer { (data) throws(CodecError) -> ImageFormat in
+            try format(of: data, name: file.path)
+        }
     }
 
     /// A PDF holds pages, not an image: it becomes a book through `picturebook import`.

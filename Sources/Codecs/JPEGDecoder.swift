@@ -15,6 +15,8 @@ final class JPEGDecoding {
     private var isCMYK = false
     /// An Adobe APP14 marker was present: Adobe software stores CMYK inverted (255 = no ink).
     private var isAdobeInverted = false
+    /// The file libjpeg reads, when not reading memory.
+    private var file: SourceFile?
 
     /// `data` must outlive this object (the decoder reads from it in place).
     init(_ data: UnsafeBufferPointer<UInt8>, name: String, strict: Bool) throws(CodecError) {
@@ -25,6 +27,19 @@ final class JPEGDecoding {
         self.name = name
         sourceBytes = data.count
         try check(pb_jpeg_read_header(d, data.baseAddress, data.count))
+        readInfo()
+    }
+
+    /// Reads the open file in pieces (see ``SourceFile``), kept open as long as this object.
+    init(file: SourceFile, strict: Bool) throws(CodecError) {
+        guard let d = pb_jpeg_decoder_new(strict ? 1 : 0) else {
+            throw .corrupt(name: file.path, format: .jpeg, reason: "out of memory")
+        }
+        self.d = d
+        self.name = file.path
+        self.file = file
+        sourceBytes = file.size
+        try check(pb_jpeg_read_header_fd(d, file.fd))
         readInfo()
     }
 

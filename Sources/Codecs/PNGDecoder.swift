@@ -14,6 +14,8 @@ final class PNGDecoding {
         isGray: false, isInterlaced: false)
     /// The palette as gray levels, when every entry is gray.
     private var grayPalette: [UInt8]?
+    /// The file libpng reads, when not reading memory.
+    private var file: SourceFile?
 
     /// `data` must outlive this object (libpng reads from it in place).
     init(_ data: UnsafeBufferPointer<UInt8>, name: String, strict: Bool) throws(CodecError) {
@@ -30,6 +32,20 @@ final class PNGDecoding {
             // checksum over right data, at some 5 % of a decode. Strict decoding keeps it.
             _ = png_set_option(d.pointee.png, PNG_IGNORE_ADLER32, PNG_OPTION_ON)
         }
+        readInfo()
+    }
+
+    /// Reads the open file in pieces (see ``SourceFile``), kept open as long as this object.
+    init(file: SourceFile, strict: Bool) throws(CodecError) {
+        guard let d = pb_png_decoder_new(strict ? 1 : 0) else {
+            throw .corrupt(name: file.path, format: .png, reason: "out of memory")
+        }
+        self.d = d
+        self.name = file.path
+        self.file = file
+        sourceBytes = file.size
+        try check(pb_png_read_header_fd(d, file.fd, file.size, &header))
+        if !strict { _ = png_set_option(d.pointee.png, PNG_IGNORE_ADLER32, PNG_OPTION_ON) }  // as above
         readInfo()
     }
 

@@ -44,6 +44,12 @@ public enum FileIO {
         let (fd, size) = try openRegular(path)
         defer { close(fd) }
         guard size <= limit else { throw .tooLarge(path: path, bytes: size, limit: limit) }
+        return try readAll(fd, size: size, path: path)
+    }
+
+    /// The rest of an open file from its current offset, expected to be `size` bytes (fewer when
+    /// it shrank meanwhile); `path` names it in errors.
+    public static func readAll(_ fd: Int32, size: Int, path: String) throws(FileError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
@@ -81,7 +87,7 @@ public enum FileIO {
 
     /// Opens a regular file for reading; its descriptor (the caller closes it) and size.
     /// Directories, FIFOs, sockets and devices are refused by what they are.
-    static func openRegular(_ path: String) throws(FileError) -> (Int32, Int) {
+    public static func openRegular(_ path: String) throws(FileError) -> (Int32, Int) {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever (a pipe
         // named like a scan hung `info` and the server's book list). Regular files ignore the flag.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)

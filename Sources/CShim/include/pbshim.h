@@ -45,10 +45,18 @@ void pb_free(void *pointer);
 
 // MARK: - JPEG decoding
 
+/// libjpeg's source over a file descriptor, a 64 KiB buffer at a time (see shim.c).
+typedef struct pb_jpeg_fd_source {
+    struct jpeg_source_mgr pub;
+    int fd;
+    JOCTET *buffer;
+} pb_jpeg_fd_source;
+
 typedef struct pb_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_error_mgr err;
     struct jpeg_progress_mgr progress;
+    pb_jpeg_fd_source source;
     int created;
     pb_trap trap;
 } pb_jpeg_decoder;
@@ -61,6 +69,10 @@ void pb_jpeg_decoder_free(pb_jpeg_decoder *d);
 /// Reads markers up to the first scan, keeping APP1 (Exif) segments in cinfo.marker_list.
 /// `data` must stay alive until the decoder is destroyed.
 int pb_jpeg_read_header(pb_jpeg_decoder *d, const uint8_t *data, size_t size);
+/// pb_jpeg_read_header reading the open file `fd` from its start, 64 KiB at a time, so the
+/// encoded file is never held whole. `fd` must stay open until the decoder is destroyed; at the
+/// end of the file it behaves exactly as the memory source (a warning, then a fake EOI).
+int pb_jpeg_read_header_fd(pb_jpeg_decoder *d, int fd);
 
 /// Chooses the output colour space, the 1/`scale_denom` DCT scaling and the speed/quality trade,
 /// then computes cinfo.output_width/height/components so the caller can check them and allocate.
@@ -94,8 +106,14 @@ int pb_jpeg_encode(const pb_jpeg_encode_params *params, const uint8_t *pixels, p
 typedef struct pb_png_decoder {
     png_structp png;
     png_infop info;
+    /// The file in memory, or NULL when reading `fd` through `buffer`.
     const uint8_t *data;
+    /// How much of the input libpng may read (see the chunk-length guard) and how much it has.
     size_t size, position;
+    int fd;
+    uint8_t *buffer;
+    /// The file offset of buffer[0] and how many bytes from there the buffer holds.
+    size_t buffer_offset, buffered;
     int passes;
     pb_trap trap;
 } pb_png_decoder;
@@ -124,6 +142,9 @@ pb_png_decoder *pb_png_decoder_new(int strict);
 void pb_png_decoder_free(pb_png_decoder *d);
 /// Reads the chunks before the image data. `data` must outlive the decoder.
 int pb_png_read_header(pb_png_decoder *d, const uint8_t *data, size_t size, pb_png_header *out);
+/// pb_png_read_header reading the open regular file `fd` of `size` bytes (from fstat) through a
+/// 64 KiB buffer. `fd` must stay open until the decoder is destroyed.
+int pb_png_read_header_fd(pb_png_decoder *d, int fd, size_t size, pb_png_header *out);
 /// Sets the transformations for `mode`; fails unless a row then has exactly
 /// width * `expected_channels` bytes.
 int pb_png_start(pb_png_decoder *d, int mode, int expected_channels);

@@ -81,8 +81,8 @@ struct Convert: AsyncParsableCommand {
 
     func run() async throws {
         try reportingFailure {
-            let bytes = try FileIO.read(input)
-            let info = try ImageDecoder.info(bytes, name: input)
+            // Decoded from the file, read in pieces: the encoded file is not held beside the image.
+            let info = try ImageDecoder.info(file: input)
             var target: (Int, Int)?
             if let s = scale {
                 target = (max(1, Int((Double(info.orientedWidth) * s).rounded())), max(1, Int((Double(info.orientedHeight) * s).rounded())))
@@ -98,7 +98,7 @@ struct Convert: AsyncParsableCommand {
             if let (w, h) = target {
                 options.jpegScale = JPEGScale.largestReduction(from: info, covering: w, h)
             }
-            var bitmap = try ImageDecoder.decode(bytes, name: input, options: options)
+            var bitmap = try ImageDecoder.decode(file: input, options: options)
             if let (w, h) = target, w != bitmap.width || h != bitmap.height {
                 bitmap = bitmap.resized(width: w, height: h)
             }

@@ -55,17 +55,19 @@ struct Info: AsyncParsableCommand {
         }
         for path in paths {
             do {
-                let bytes = try FileIO.read(path)
-                let info = try ImageDecoder.info(bytes, name: path)
+                // Decoded from the file, read in pieces: the encoded file is not held beside the image.
+                let (fd, size) = try FileIO.openRegular(path)
+                close(fd)
+                let info = try ImageDecoder.info(file: path)
                 let start = ContinuousClock.now
-                let bitmap = try ImageDecoder.decode(bytes, name: path, options: DecodeOptions(jpegScale: JPEGScale(denominator: scale) ?? .full))
+                let bitmap = try ImageDecoder.decode(file: path, options: DecodeOptions(jpegScale: JPEGScale(denominator: scale) ?? .full))
                 let ms = (ContinuousClock.now - start).milliseconds
                 let row = Row(
                     file: path, format: info.format.rawValue.uppercased(), width: info.width, height: info.height,
                     colorType: info.colorDescription, orientation: info.orientation,
                     orientedWidth: info.orientedWidth, orientedHeight: info.orientedHeight,
                     decodedWidth: bitmap.width, decodedHeight: bitmap.height,
-                    decodeMilliseconds: (ms * 100).rounded() / 100, bytes: bytes.count)
+                    decodeMilliseconds: (ms * 100).rounded() / 100, bytes: size)
                 if json { rows.append(row) } else { Console.out(Self.line(row)) }
             } catch {
                 failures += 1
