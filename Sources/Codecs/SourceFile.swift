@@ -28,19 +28,7 @@ final class SourceFile {
     /// The first `count` bytes (fewer when the file is shorter), to sniff the format. pread leaves
     /// the offset at 0 for the readers that follow.
     func prefix(_ count: Int) throws(CodecError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .file(.readFailed(path: path, reason: String(cString: strerror(errno))))
-            }
-            if n == 0 { break }
-            done += n
-        }
-        bytes.removeLast(count - done)
-        return bytes
+        do { return try FileIO.readPrefix(fd, count: count, path: path) } catch { throw .file(error) }
     }
 
     /// The whole file, for the formats decoded from memory (JPEG 2000: OpenJPEG's stream over a

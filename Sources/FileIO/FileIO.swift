@@ -70,10 +70,16 @@ public enum FileIO {
     public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
         let (fd, _) = try openRegular(path)
         defer { close(fd) }
+        return try readPrefix(fd, count: count, path: path)
+    }
+
+    /// The first `count` bytes of an open file (fewer when it is shorter), read with pread so the
+    /// descriptor's offset stays at 0 for whoever reads it next; `path` names it in errors.
+    public static func readPrefix(_ fd: Int32, count: Int, path: String) throws(FileError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(0, count))
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(done)) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .readFailed(path: path, reason: errnoText())
@@ -83,6 +89,13 @@ public enum FileIO {
         }
         bytes.removeLast(bytes.count - done)
         return bytes
+    }
+
+    /// The size of a regular file, refused by the same rules as reading it (a FIFO, a directory).
+    public static func regularFileSize(_ path: String) throws(FileError) -> Int {
+        let (fd, size) = try openRegular(path)
+        close(fd)
+        return size
     }
 
     /// Opens a regular file for reading; its descriptor (the caller closes it) and size.

@@ -56,8 +56,7 @@ struct Info: AsyncParsableCommand {
         for path in paths {
             do {
                 // Decoded from the file, read in pieces: the encoded file is not held beside the image.
-                let (fd, size) = try FileIO.openRegular(path)
-                close(fd)
+                let size = try FileIO.regularFileSize(path)
                 let info = try ImageDecoder.info(file: path)
                 let start = ContinuousClock.now
                 let bitmap = try ImageDecoder.decode(file: path, options: DecodeOptions(jpegScale: JPEGScale(denominator: scale) ?? .full))
