@@ -6,7 +6,10 @@ cleared pages, the fill masks it used (the dilated ink, 255 = replaced) and per-
 OpenCV (Telea and Navier-Stokes, radius 3) inpaints the same pages with the same fill masks.
 
 Scores are over every pixel of every truth text box (R, G, B), pooled per placement style:
-PSNR in dB and mean absolute error in 8-bit levels. Pixels OpenCV leaves alone are taken from
+PSNR in dB and mean absolute error in 8-bit levels. The untouched scan is scored the same way (the
+floor: what the reader would see with no ClearText at all), and every box where Picturebook's
+page is further from the clean page than the scan is listed (issue 17: no box ever worse than
+the untouched scan). Pixels OpenCV leaves alone are taken from
 Picturebook's own decode, so the two differ only where they fill. OpenCV is given the pixels
 ClearText changed (inside its fill mask), since over busy art ClearText keeps the mask's outer ring.
 """
@@ -88,6 +91,8 @@ def main():
     scores = {m: {s: Score() for s in STYLES + ["all"]} for m in methods}
     cv_times = {"telea": [], "ns": []}
     boxes_per_style = {s: 0 for s in STYLES}
+    untouched = {s: Score() for s in STYLES + ["all"]}
+    worse = []  # (corpus page, box id, style, picturebook dB, scan dB)
     pages = 0
     for corpus, cleared_dir, mask_dir in zip(a.corpora, a.cleared, a.masks):
         truth = json.load(open(os.path.join(corpus, "truth.json")))
@@ -122,6 +127,16 @@ def main():
                     region = results[m][y:y + h, x:x + w]
                     scores[m][style].add(region, ref)
                     scores[m]["all"].add(region, ref)
+                before = Score()
+                before.add(scan[y:y + h, x:x + w], ref)
+                untouched[style].add(scan[y:y + h, x:x + w], ref)
+                untouched["all"].add(scan[y:y + h, x:x + w], ref)
+                after = Score()
+                after.add(ours[y:y + h, x:x + w], ref)
+                # Worse by more than rounding: the two sums of squares compared directly.
+                if after.sse > before.sse * 1.0001 + 1:
+                    worse.append((f"{os.path.basename(os.path.normpath(corpus))}/{stem}", b.get("id", "?"), style,
+                                  after.psnr(), before.psnr()))
 
     stats = [json.loads(l) for l in open(a.stats) if l.strip()]
     ours_ms = [s["infillMilliseconds"] for s in stats if s["boxes"] > 0]
@@ -129,7 +144,8 @@ def main():
 
     print(f"\n== {a.mode}: {pages} pages with text, boxes per style "
           + ", ".join(f"{s} {boxes_per_style[s]}" for s in STYLES))
-    print(f"{'style':<12}" + "".join(f"{m + ' dB':>16}{'MAE':>7}" for m in methods) + "   vs Telea")
+    print(f"{'style':<12}" + "".join(f"{m + ' dB':>16}{'MAE':>7}" for m in methods) + "   vs Telea"
+          + f"{'scan dB':>12}")
     for s in STYLES + ["all"]:
         row = f"{('mixed (all)' if s == 'all' else s):<12}"
         for m in methods:
@@ -137,7 +153,12 @@ def main():
             row += f"{sc.psnr():>16.2f}{sc.mae():>7.2f}"
         delta = scores["picturebook"][s].psnr() - scores["telea"][s].psnr()
         row += f"   {delta:+.2f} dB"
+        row += f"{untouched[s].psnr():>12.2f}"
         print(row)
+    total = sum(boxes_per_style.values())
+    print(f"boxes worse than the untouched scan: {len(worse)} of {total}")
+    for page, box, style, ours_db, scan_db in sorted(worse, key=lambda w: w[3] - w[4])[:10]:
+        print(f"  {page} {box} ({style}): {ours_db:.2f} dB, scan {scan_db:.2f} dB")
     med = statistics.median(ours_ms) if ours_ms else float("nan")
     t_med = statistics.median(cv_times["telea"]) if cv_times["telea"] else float("nan")
     n_med = statistics.median(cv_times["ns"]) if cv_times["ns"] else float("nan")
@@ -152,6 +173,9 @@ def main():
             "mode": a.mode,
             "pages": pages,
             "styles": {s: {m: {"psnr": scores[m][s].psnr(), "mae": scores[m][s].mae()} for m in methods} for s in STYLES + ["all"]},
+            "scan": {s: untouched[s].psnr() for s in STYLES + ["all"]},
+            "boxes": total,
+            "worseThanScan": [{"page": w[0], "box": w[1], "style": w[2], "psnr": w[3], "scanPsnr": w[4]} for w in worse],
             "milliseconds": {"picturebook": med, "telea": t_med, "ns": n_med},
         }
         json.dump(out, open(a.json, "w"), indent=1)

@@ -8,6 +8,10 @@
 #   Tools/bench-infill.sh            standard corpus (48 pages, 1600×2000, mixed difficulty)
 #   Tools/bench-infill.sh --hard     the hard corpus as well
 #   Tools/bench-infill.sh --hard-only the hard corpus alone
+#   Tools/bench-infill.sh --illustrated       the corpus from real illustrations as well (`synth2` of
+#       Documentation/Evaluation.md: Benchmarks/Illustrations with text typeset over and beside
+#       them, 24 pages, seed 5001; no in-fill or mask rule was chosen on it)
+#   Tools/bench-infill.sh --illustrated-only  that corpus alone
 #   ORACLE_ONLY=1 Tools/bench-infill.sh   only the truth-mask mode (quickest, the in-fill alone)
 #   NO_DETECTOR=1 Tools/bench-infill.sh   the two truth-box modes, no `analyze`
 #   DETECTOR_ONLY=1 Tools/bench-infill.sh the whole-pipeline mode alone
@@ -21,12 +25,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-HARD=0 STANDARD=1
+HARD=0 STANDARD=1 ILLUSTRATED=0
 case "${1:-}" in
     --hard) HARD=1 ;;
     --hard-only) HARD=1 STANDARD=0 ;;
+    --illustrated) ILLUSTRATED=1 ;;
+    --illustrated-only) ILLUSTRATED=1 STANDARD=0 ;;
     "") ;;
-    *) echo "bench-infill: unknown option '$1' (expected --hard or --hard-only)" >&2; exit 2 ;;
+    *) echo "bench-infill: unknown option '$1' (expected --hard, --hard-only, --illustrated or --illustrated-only)" >&2; exit 2 ;;
 esac
 
 if [[ -n ${PICTUREBOOK_BIN:-} ]]; then
@@ -52,10 +58,23 @@ generate() {  # seed difficulty
     fi
 }
 
+# The corpus from real illustrations, in the folder Tools/bench-unseen.sh uses for it (keyed by the
+# illustrations' checksums: new plates make a new corpus), with its clean backgrounds.
+ILL_SEED=5001 ILL_PAGES=24
+ill_key=$(sha256sum < Benchmarks/Illustrations/sources.json | cut -c1-12)
+ILL_DIR=.build/corpus/illustrated-1600x2000-seed-$ILL_SEED-p$ILL_PAGES-$ill_key
+generate_illustrated() {
+    if [[ ! -f $ILL_DIR/truth.json || ! -d $ILL_DIR/clean ]]; then
+        rm -rf "$ILL_DIR"
+        $PB generate --illustrations Benchmarks/Illustrations --out "$ILL_DIR" --pages $ILL_PAGES \
+            --seed $ILL_SEED --difficulty mixed --size 1600x2000 >&2
+    fi
+}
+
 # A copy of a corpus set as a librarian would start it: the scans (linked) and a book.json with no
 # text boxes, so `analyze` treats every page as unreviewed and its boxes and masks are all its own.
-detector_copy() {  # seed dir
-    local src=.build/corpus/seed-$1 dir=$2
+detector_copy() {  # corpus dir
+    local src=$1 dir=$2
     mkdir -p "$dir"
     for f in "$src"/page-*.jpg; do ln -s "$(realpath "$f")" "$dir/"; done
     python3 - "$src/book.json" "$dir/book.json" <<'PY'
@@ -69,24 +88,27 @@ PY
     $PB analyze "$dir" ${ANALYZE_ARGS:-} >&2
 }
 
-run_mode() {  # label mode-name mask-source(estimate|oracle|detector) seeds...
+run_mode() {  # label mode-name mask-source(estimate|oracle|detector) corpus-dirs...
     local label=$1 mode=$2 source=$3
     shift 3
     local work=.build/bench-infill/$label-$source$TAG
     rm -rf "$work"
     mkdir -p "$work"
     local corpora=() cleared=() masks=()
-    for s in "$@"; do
-        corpora+=(.build/corpus/seed-$s)
+    for corpus in "$@"; do
+        local s
+        s=$(basename "$corpus")
+        s=${s#seed-}   # clear-1001 etc., as Tools/diag-infill.py reads them
+        corpora+=("$corpus")
         cleared+=("$work/clear-$s")
         masks+=("$work/masks-$s")
-        local maskopt=() book=.build/corpus/seed-$s
+        local maskopt=() book=$corpus
         if [[ $source == oracle ]]; then
-            $VENV/bin/python Tools/bench-infill.py oracle .build/corpus/seed-$s "$work/ink-$s"
+            $VENV/bin/python Tools/bench-infill.py oracle "$corpus" "$work/ink-$s"
             maskopt=(--mask-dir "$work/ink-$s" --mask-only)
         elif [[ $source == detector ]]; then
             book=$work/book-$s
-            detector_copy "$s" "$book"   # clear then finds the detector's masks in $book/masks
+            detector_copy "$corpus" "$book"   # clear then finds the detector's masks in $book/masks
         fi
         # One page at a time so the timing is the in-fill's own (it uses both cores inside).
         $PB clear "$book" --out "$work/clear-$s" --fill-masks "$work/masks-$s" \
@@ -97,18 +119,23 @@ run_mode() {  # label mode-name mask-source(estimate|oracle|detector) seeds...
         --stats "$work/stats.jsonl" --json "$work/scores.json"
 }
 
-run_set() {  # label difficulty seeds...
-    local label=$1 difficulty=$2
-    shift 2
-    for s in "$@"; do generate "$s" "$difficulty"; done
+run_set() {  # label corpus-dirs...
+    local label=$1
+    shift
     [[ ${ESTIMATE_ONLY:-0} == 1 || ${DETECTOR_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + true ink alone (scan − clean ≥ 40, no estimate added): the in-fill by itself" oracle "$@"
     [[ ${ORACLE_ONLY:-0} == 1 || ${DETECTOR_ONLY:-0} == 1 ]] || run_mode "$label" "truth boxes + own mask estimate (InkMask)" estimate "$@"
     [[ ${ORACLE_ONLY:-0} == 1 || ${NO_DETECTOR:-0} == 1 ]] || run_mode "$label" "Picturebook's own detected boxes + ink masks (analyze, then clear)" detector "$@"
 }
 
 if [[ $STANDARD == 1 ]]; then
-    run_set standard mixed 1001 1002 1003 1004
+    for s in 1001 1002 1003 1004; do generate $s mixed; done
+    run_set standard .build/corpus/seed-1001 .build/corpus/seed-1002 .build/corpus/seed-1003 .build/corpus/seed-1004
 fi
 if [[ $HARD == 1 ]]; then
-    run_set hard hard 2001 2002
+    for s in 2001 2002; do generate $s hard; done
+    run_set hard .build/corpus/seed-2001 .build/corpus/seed-2002
+fi
+if [[ $ILLUSTRATED == 1 ]]; then
+    generate_illustrated
+    run_set illustrated "$ILL_DIR"
 fi

@@ -29,6 +29,10 @@ public struct ClearedPage: Sendable {
     /// Per box, what the glyph filter kept and dropped (empty with `fileOnly`); a box that gave up
     /// much of its mask likely takes in a drawing and `needsReview`.
     public var glyphs: [GlyphFilterReport]
+    /// Per box, the share of its text the fill left on the page (``FillCheck``), nil where the box
+    /// gave no reading; empty when there was no check (no mask file, or `fileOnly`). A box at or
+    /// over the check's bar went back to the scan and `needsReview`.
+    public var textLeft: [Double?]
     /// "estimate", "file+estimate" when a mask file was used, or "file" when it was used alone.
     public var maskKind: String
     public var maskMilliseconds: Double
@@ -74,12 +78,14 @@ public enum PageClearing {
     public static func clear(
         page image: Bitmap<RGBA8>, boxes: [PixelRect], maskFile: String?, source: String,
         infill: InFill, maskParameters: InkMaskParameters = InkMaskParameters(), fileOnly: Bool = false,
-        glyphParameters: GlyphFilterParameters = .init()
+        glyphParameters: GlyphFilterParameters = .init(), checkParameters: FillCheckParameters = .init()
     ) throws -> ClearedPage {
         let t0 = DispatchTime.now()
         var mask: Bitmap<UInt8>
         var maskKind = "estimate"
         var regions = boxes
+        // The detector's own reading of the ink, kept to check the fill against (see below).
+        var detectorInk: Bitmap<UInt8>?
         if let maskFile, FileIO.exists(maskFile) {
             let file = try ImageDecoder.decodeGray(file: maskFile)
             guard file.width == image.width, file.height == image.height else {
@@ -93,6 +99,7 @@ public enum PageClearing {
                 regions = boxes.map { $0.expanded(by: reach).intersection(image.bounds) ?? $0 }
                 mask = merged(file: file, page: image, boxes: boxes, grown: regions, parameters: maskParameters)
                 maskKind = "file+estimate"
+                detectorInk = file
             }
         } else {
             mask = InkMask.estimate(page: image, regions: boxes, parameters: maskParameters)
@@ -100,10 +107,11 @@ public enum PageClearing {
         // Only what can be type is removed: drawn shapes and lines that a box took in stay, and
         // so does whatever the scan shows joined to ink running on beyond the box (a drawn
         // scale's rails and ticks through its numerals, a frame a label touches).
-        let glyphs = fileOnly ? [] : GlyphFilter.keepGlyphs(&mask, regions: regions, parameters: glyphParameters, page: image)
+        var glyphs = fileOnly ? [] : GlyphFilter.keepGlyphs(&mask, regions: regions, parameters: glyphParameters, page: image)
         let t1 = DispatchTime.now()
         var fill = infill.fillMask(mask: mask, regions: regions)
-        let (cleared, reports) = infill.fillMasked(page: image, fill: fill, regions: regions)
+        let (filled, reports) = infill.fillMasked(page: image, fill: fill, regions: regions)
+        var cleared = filled
         let t2 = DispatchTime.now()
         // The fill mask is what may be replaced; over busy art the in-fill keeps part of its
         // outer ring as decoded. What a caller (`--fill-masks`, the benchmark) wants is what
@@ -115,10 +123,31 @@ public enum PageClearing {
                 }
             }
         }
+        // After the fill, each box is checked against the detector's own reading of the ink:
+        // where its text is still on the page (the mask missed the letters, or took the art
+        // across them instead), the box goes back to the scan and is flagged, as a box the glyph
+        // filter could not judge is. Without a mask file there is no reading independent of
+        // the fill's, and no check.
+        var textLeft: [Double?] = []
+        if let detectorInk, checkParameters.textLeft > 0 {
+            let p = infill.parameters
+            for (i, box) in boxes.enumerated() {
+                let others = boxes.enumerated().compactMap { $0.offset == i ? nil : $0.element }
+                let left = FillCheck.textLeft(
+                    scan: image, cleared: cleared, filled: fill, box: box, others: others, ink: detectorInk, parameters: checkParameters)
+                textLeft.append(left)
+                guard let left, left >= checkParameters.textLeft else { continue }
+                if i < glyphs.count { glyphs[i].needsReview = true }
+                // Every pixel this box's fill may have changed (its region grown as far as the
+                // fill mask reaches) is the scan's again.
+                FillCheck.restore(&cleared, fill: &fill, from: image, within: regions[i].expanded(by: p.slack + p.dilation + p.smoothGrowth))
+            }
+        }
+        let t3 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
-            image: cleared, fill: fill, regions: reports, glyphs: glyphs, maskKind: maskKind,
-            maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2))
+            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, maskKind: maskKind,
+            maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2) + ms(t2, t3))
     }
 
     /// The mask file plus the estimate's ink it missed, by the rules of ``clear(page:boxes:maskFile:source:infill:maskParameters:fileOnly:)``.

@@ -218,7 +218,7 @@ struct AssetStore: Sendable {
     static let widthLadder = [320, 480, 640, 960, 1280, 1600, 2048]
     /// The 1x thumbnail box (the 2x one is twice this); a double-page scan gets twice the width.
     static let thumbBox = (width: 160, height: 200)
-    static let version = "reader-assets/1"
+    static let version = "reader-assets/2"
 
     let cacheDirectory: String
     let containment: Containment

@@ -25,7 +25,10 @@ struct Clear: ParsableCommand {
             glyphs both ways (a dial, a figure) or longer than eight (a rule, a contour) stay. A \
             box that gives up much of its mask lies in a drawing: it is left exactly as scanned \
             and marked "needsReview": true in book.json (the reader then shows that page as the \
-            scan, with PopoutText). --report lists the boxes that need review.
+            scan, with PopoutText). So is a box whose text is still on the page after the fill \
+            (the mask missed its letters, or took the art across them): a third or more of its \
+            ink left, read against the detector's own mask. --report lists the boxes that need \
+            review.
 
             Examples:
               picturebook clear Books/moon-rabbit
@@ -101,7 +104,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/2 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams)"
+        let fingerprintBase = "clear/3 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(FillCheckParameters())"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
@@ -172,7 +175,7 @@ struct Clear: ParsableCommand {
         }
         for (n, page) in model.pages.enumerated() {
             for box in page.textBoxes where box.needsReview {
-                print("page \(n + 1) (\(page.image)) box \(box.id) at \(box.rect): left as scanned; it lies in a drawing, so its ink could not be shown to be type alone")
+                print("page \(n + 1) (\(page.image)) box \(box.id) at \(box.rect): left as scanned; its ink could not be shown to be type alone (it lies in a drawing), or the fill left its text on the page")
             }
         }
     }
