@@ -3,7 +3,9 @@
 
 Reads a run of Tools/bench-infill.sh (its cleared pages and fill masks) with the corpus it was
 made from, and for every box `clear` worked on computes the measure the check uses — the share of
-the box's text ink still on the page after the fill, from the scan and the cleared page alone —
+the box's text still on the page after the fill, from the scan, the cleared page and the
+detector's mask file alone (the lesser of its two readings, by ink colour and by the mask's
+pixels left as they were) —
 beside the truth the synthetic corpus gives (the share of the true ink, scan against clean page,
 that the cleared page still shows). Prints how well each threshold of the measure separates
 boxes with text left from the rest, so the threshold can be chosen on one corpus and confirmed on
@@ -106,7 +108,12 @@ def measure(scan, cleared, fill, rect, others, ink_mask=None):
     text = float(tb[inbox].sum()) - base
     if text < 20:
         return None
-    return max(0.0, float(ta[inbox].sum()) - base) / text
+    by_colour = max(0.0, float(ta[inbox].sum()) - base) / text
+    # The second reading: the detector's ink pixels the fill left as they were (within 8 levels).
+    # The text is left only where both readings say so (as Sources/ClearText/FillCheck.swift).
+    same = np.abs(c - s).max(axis=-1) < 8
+    by_mask = float((k & same).sum()) / float(k.sum())
+    return min(by_colour, by_mask)
 
 
 def truth_left(scan, cleared, clean, rect):

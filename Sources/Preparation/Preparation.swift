@@ -130,24 +130,35 @@ public enum PageClearing {
         // the fill's, and no check.
         var textLeft: [Double?] = []
         if let detectorInk, checkParameters.textLeft > 0 {
-            let p = infill.parameters
-            for (i, box) in boxes.enumerated() {
-                let others = boxes.enumerated().compactMap { $0.offset == i ? nil : $0.element }
-                let left = FillCheck.textLeft(
-                    scan: image, cleared: cleared, filled: fill, box: box, others: others, ink: detectorInk, parameters: checkParameters)
-                textLeft.append(left)
-                guard let left, left >= checkParameters.textLeft else { continue }
-                if i < glyphs.count { glyphs[i].needsReview = true }
-                // Every pixel this box's fill may have changed (its region grown as far as the
-                // fill mask reaches) is the scan's again.
-                FillCheck.restore(&cleared, fill: &fill, from: image, within: regions[i].expanded(by: p.slack + p.dilation + p.smoothGrowth))
-            }
+            textLeft = checkFills(
+                scan: image, cleared: &cleared, fill: &fill, boxes: boxes, regions: regions, glyphs: &glyphs, ink: detectorInk,
+                infill: infill.parameters, parameters: checkParameters)
         }
         let t3 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
             image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, maskKind: maskKind,
             maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2) + ms(t2, t3))
+    }
+
+    /// Checks every box after the fill (``FillCheck``): a box whose text is left goes back to the
+    /// scan (every pixel its fill may have changed: its region grown as far as the fill mask
+    /// reaches) and is flagged. Returns each box's reading.
+    static func checkFills(
+        scan: Bitmap<RGBA8>, cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, boxes: [PixelRect], regions: [PixelRect],
+        glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>, infill p: InFillParameters, parameters: FillCheckParameters
+    ) -> [Double?] {
+        var readings: [Double?] = []
+        for (i, box) in boxes.enumerated() {
+            let others = boxes.enumerated().compactMap { $0.offset == i ? nil : $0.element }
+            let left = FillCheck.textLeft(scan: scan, cleared: cleared, filled: fill, box: box, others: others, ink: ink, parameters: parameters)
+            readings.append(left)
+            guard let left, left >= parameters.textLeft else { continue }
+            if i < glyphs.count { glyphs[i].needsReview = true }
+            let region = i < regions.count ? regions[i] : box
+            FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth))
+        }
+        return readings
     }
 
     /// The mask file plus the estimate's ink it missed, by the rules of ``clear(page:boxes:maskFile:source:infill:maskParameters:fileOnly:)``.
