@@ -35,6 +35,18 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
 
     public init() {}
 
+    /// Sets a parameter by name (`clear --set NAME=VALUE`, for tuning); false for an unknown name.
+    public mutating func set(_ name: String, to value: Double) -> Bool {
+        switch name {
+        case "textLeft": textLeft = value
+        case "minimumContrast": minimumContrast = value
+        case "minimumInk": minimumInk = Int(value)
+        case "unchangedLevels": unchangedLevels = Int(value)
+        default: return false
+        }
+        return true
+    }
+
     public var description: String { "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels)" }
 }
 

@@ -146,6 +146,15 @@ import Testing
         #expect(FillCheck.textLeft(scan: paperScan, cleared: paperScan, filled: fill, box: outside, others: [], ink: letters) == nil)
     }
 
+    @Test func parametersAreSetByName() {
+        var p = FillCheckParameters()
+        let known = p.set("textLeft", to: 0), levels = p.set("unchangedLevels", to: 4), unknown = p.set("noSuchParameter", to: 1)
+        #expect(known && p.textLeft == 0)
+        #expect(levels && p.unchangedLevels == 4)
+        #expect(!unknown)
+        #expect(p.description.contains("textLeft=0.0"))
+    }
+
     @Test func restorePutsTheScanBackOnlyWhereTheFillChangedInsideTheArea() {
         let (scan, letters) = Self.page { _, _ in Self.paper }
         var fill = Self.grown(letters, by: 2)

@@ -69,16 +69,19 @@ struct Clear: ParsableCommand {
     @Flag(help: "List the boxes left as scanned for a person to review (on stdout, one a line).")
     var report = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill or ink-estimate parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters).", visibility: .hidden))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters; textLeft=0 turns the check after the fill off).", visibility: .hidden))
     var overrides: [String] = []
 
-    /// The in-fill's and the ink estimate's parameters from the options, every `--set` applied;
-    /// a bad value is a usage error.
-    func parameters() throws -> (infill: InFillParameters, mask: InkMaskParameters) {
+    /// The in-fill's, the ink estimate's and the fill check's parameters from the options, every
+    /// `--set` applied; a bad value is a usage error.
+    func parameters() throws -> (infill: InFillParameters, mask: InkMaskParameters, check: FillCheckParameters) {
         var params = InFillParameters()
         params.dilation = dilation
         var mask = InkMaskParameters()
-        try applyOverrides(overrides, known: "InFillParameters or InkMaskParameters") { params.set($0, to: $1) || mask.set($0, to: $1) }
+        var check = FillCheckParameters()
+        try applyOverrides(overrides, known: "InFillParameters, InkMaskParameters or FillCheckParameters") {
+            params.set($0, to: $1) || mask.set($0, to: $1) || check.set($0, to: $1)
+        }
         if method != "auto" {
             guard let m = FillMethod(rawValue: method) else {
                 throw ValidationError("--method must be auto, flat, gradient, structure or texture, got '\(method)'")
@@ -86,7 +89,8 @@ struct Clear: ParsableCommand {
             params.method = m
         }
         do { try params.validate() } catch { throw ValidationError(error.description) }
-        return (params, mask)
+        guard check.textLeft >= 0, check.textLeft.isFinite else { throw ValidationError("textLeft must be finite and ≥ 0, got \(check.textLeft)") }
+        return (params, mask, check)
     }
 
     func validate() throws {
@@ -95,7 +99,7 @@ struct Clear: ParsableCommand {
     }
 
     func run() throws {
-        let (params, maskParams) = try parameters()
+        let (params, maskParams, checkParams) = try parameters()
         let job = try BookJob(book: book, out: out, defaultFolder: "clear", command: "clear")
         if let fillMasks { try BookJob.makeFolder(fillMasks, command: "clear") }
         let infill = InFill(params)
@@ -104,7 +108,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/3 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(FillCheckParameters())"
+        let fingerprintBase = "clear/3 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
@@ -119,7 +123,8 @@ struct Clear: ParsableCommand {
             }
             let image = try BookJob.decode(source)
             let result = try PageClearing.clear(
-                page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly)
+                page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly,
+                checkParameters: checkParams)
             let cleared = result.image, fill = result.fill, reports = result.regions
             if !maskOnly { reviews.set(page.image, result.glyphs.map(\.needsReview)) }
             try BookJob.writePNG(cleared, to: output)
