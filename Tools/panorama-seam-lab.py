@@ -14,6 +14,12 @@ continuity measure"); `plain`, `extrap2`, `extrap_lo`, `extrap4`, `extrap_fine` 
 tried. LAB_NO_GATE=1 drops the crossings rule; LAB_VERBOSE=1 lists every panorama and every pair
 taken.
 
+Gates of the new measure's own against blank-edged pages (LAB_RAW_SD, LAB_GATE; features in
+`gate_features`) are set on a corpus of blank-edged pages where every pair taken is false:
+  bench-panoramas.py --real FOLDER ... --panoramas 0 --others 12 --seed 101 --keep DIR --simulate-only
+(FOLDER: vignettes and line drawings on white, text pages; see PageAnalysis.md, "A gate for blank
+edges"). LAB_RAW_SD=10 is the value set there; it was not kept (a flat-ground false spread remains).
+
 Usage: panorama-seam-lab.py KEPTDIR [--sources generated,peter] [--baseline LOG] [--score a,b]
                             [--grid floor:margin:rivals,...]
        panorama-seam-lab.py - --folder BOOKDIR [--folder ...] [--bin .build/release/picturebook]
