@@ -16,7 +16,9 @@ Sources of pictures, reported side by side:
              same way; unrelated pages are other images of the same folder. Never tuned on.
 
 Usage: bench-panoramas.py --bin .build/release/picturebook [--real DIR] [--books 10] [--seed 1]
-                          [--keep DIR [--simulate-only]]
+                          [--panoramas 4] [--others 8] [--keep DIR [--simulate-only]]
+--panoramas 0 makes books of unrelated pages only: every spread reported there is false (the
+corpus of blank-edged pages the seam lab's gate was set on is made that way).
 --keep DIR keeps every simulated book as DIR/<source>/book-NN (its pages, and truth.json naming the
 panorama pairs), so a prototype of the seam test (Tools/panorama-seam-lab.py) can replay the very
 same books; --simulate-only writes them without running picturebook.
@@ -150,6 +152,8 @@ def main():
     ap.add_argument("--bin", default=".build/release/picturebook")
     ap.add_argument("--real", action="append", default=[], help="folder of real illustrations (repeatable)")
     ap.add_argument("--books", type=int, default=10)
+    ap.add_argument("--panoramas", type=int, default=4, help="panorama pairs per book")
+    ap.add_argument("--others", type=int, default=8, help="pairs of unrelated pages per book")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache", default=".build/corpus")
     ap.add_argument("--json", help="write the figures here too")
@@ -177,7 +181,7 @@ def main():
             explain = [] if args.explain else None
             slug = name.split("(")[0].strip().replace("real: ", "")
             for b in range(args.books):
-                pairs = simulate(pictures, singles, rng)
+                pairs = simulate(pictures, singles, rng, args.panoramas, args.others)
                 workdir = os.path.join(args.keep, slug, f"book-{b:02d}") if args.keep else os.path.join(tmp, "book")
                 if args.simulate_only:
                     write_book(pairs, workdir)

@@ -14,9 +14,16 @@ continuity measure"); `plain`, `extrap2`, `extrap_lo`, `extrap4`, `extrap_fine` 
 tried. LAB_NO_GATE=1 drops the crossings rule; LAB_VERBOSE=1 lists every panorama and every pair
 taken.
 
+Gates of the new measure's own against blank-edged pages (LAB_RAW_SD, LAB_GATE; features in
+`gate_features`) are set on a corpus of blank-edged pages where every pair taken is false:
+  bench-panoramas.py --real FOLDER ... --panoramas 0 --others 12 --seed 101 --keep DIR --simulate-only
+(FOLDER: vignettes and line drawings on white, text pages; see PageAnalysis.md, "A gate for blank
+edges"). LAB_RAW_SD=10 is the value set there; it was not kept (a flat-ground false spread remains).
+
 Usage: panorama-seam-lab.py KEPTDIR [--sources generated,peter] [--baseline LOG] [--score a,b]
                             [--grid floor:margin:rivals,...]
        panorama-seam-lab.py - --folder BOOKDIR [--folder ...] [--bin .build/release/picturebook]
+       LAB_DUMP=pairs.jsonl panorama-seam-lab.py KEPTDIR ...; LAB_GATE=... panorama-seam-lab.py pairs.jsonl --replay
 Needs Pillow and NumPy (.build/bench-venv/bin/python).
 """
 import argparse, glob, json, os, re, sys
@@ -93,7 +100,35 @@ def edge_features(a, right):
     intercept = z.mean(axis=0) - slope * xm  # value extrapolated to the edge itself
     raw = smooth(prof[0], 2)[:, 0]  # the outer strip's luma, unstandardised
     return {"z": z, "edge": intercept, "slope": slope, "outer": z[0], "aspect": w / h, "rawsd": float(raw.std()),
-            "crossings": crossing_count(a, right)}
+            "crossings": crossing_count(a, right), **gate_features(a, prof, right)}
+
+
+def gate_features(a, prof, right):
+    """Candidate gates against blank-edged pages (vignettes, line drawings on white), whose faint
+    shading per-edge standardisation blows up into a "profile":
+      paper   share of the band's pixels (the outer 5 % of the width, where the measure looks)
+              within PAPER_TOL grey levels of the page's paper tone (the brightest common tone:
+              the 90th percentile of the page's luma) -- high for blank paper;
+      snr     the band's luma deviation over its scan noise (the median absolute difference of
+              vertically adjacent pixels, a robust noise estimate that line work barely moves);
+      struct  the raw (unstandardised) luma deviation, in grey levels, of the fine and middle
+              bands the measure correlates (unsmoothed minus the +-6-bin mean) averaged over the
+              six profiles: the structure the score can rest on, not the wash under it."""
+    h, w, _ = a.shape
+    luma = 0.299 * a[..., 0] + 0.587 * a[..., 1] + 0.114 * a[..., 2]
+    bw = max(2, int(round(w * DIST[-1])))
+    band = luma[:, w - bw:] if right else luma[:, :bw]
+    paper_tone = float(np.percentile(luma[::4, ::4], 90))
+    paper = float((band >= paper_tone - PAPER_TOL).mean())
+    col = band.mean(axis=1)
+    noise = float(np.median(np.abs(np.diff(band, axis=0)))) + 0.5
+    snr = float(col.std()) / noise
+    l = prof[..., 0]  # (k, bins) luma profiles
+    st = float(np.mean([(smooth(l[i][:, None], 0) - smooth(l[i][:, None], 6)).std() for i in range(len(l))]))
+    return {"paper": paper, "snr": snr, "struct": st, "noise": noise}
+
+
+PAPER_TOL = float(os.environ.get("LAB_PAPER_TOL", "12"))
 
 
 def smooth(v, r):
@@ -192,6 +227,24 @@ GATE = os.environ.get("LAB_NO_GATE") is None
 # Experimental: least luma deviation (grey levels) of an edge's outer strip for the new measure to
 # judge the pair at all; blank paper with faint shading otherwise standardises into a "profile".
 RAW_SD = float(os.environ.get("LAB_RAW_SD", "0"))
+# A gate of the new measure's own, "feature:min|max:value" (features of gate_features, or rawsd),
+# required of both edges of a pair; e.g. LAB_GATE=paper:max:0.5. LAB_DUMP=FILE writes every
+# consecutive pair's score, margin, rivals and both edges' features as JSON lines, ungated, so
+# gates can be replayed offline (a gate only stops a pair being judged; the null is unchanged).
+GATE_SPEC = os.environ.get("LAB_GATE")
+
+
+def passes_gate(edge):
+    if edge["rawsd"] < RAW_SD:
+        return False
+    if not GATE_SPEC:
+        return True
+    for part in GATE_SPEC.split(","):
+        name, op, value = part.split(":")
+        v = edge[name]
+        if (op == "min" and v < float(value)) or (op == "max" and v > float(value)):
+            return False
+    return True
 
 
 def decide_book(M, C, floor, margin_min, rivals_allowed, floor_sd=0.05, first=1, S=None):
@@ -200,7 +253,7 @@ def decide_book(M, C, floor, margin_min, rivals_allowed, floor_sd=0.05, first=1,
     for i in range(first, n - 1):  # index 1 = page 2; every consecutive pair, as the bench counts them
         j = i + 1
         s = M[i, j]
-        if GATE and (C[i][1] < 2 or C[j][0] < 2) or (S is not None and min(S[i][1], S[j][0]) < RAW_SD):
+        if GATE and (C[i][1] < 2 or C[j][0] < 2) or (S is not None and not (S[i][1] and S[j][0])):
             results[(i + 1, j + 1)] = dict(score=s, margin=0.0, rivals=0, spread=False)
             continue
         null = [M[i, k] for k in range(n) if k not in (i, j) and (not GATE or C[k][0] >= 2)] \
@@ -233,6 +286,9 @@ def parse_baseline(path):
     return out
 
 
+DUMP = open(os.environ["LAB_DUMP"], "w") if os.environ.get("LAB_DUMP") else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("kept")
@@ -244,7 +300,11 @@ def main():
                     help="instead of KEPTDIR's books: a real book folder (pages *.jpg, spreads from its book.json); "
                          "every consecutive pair is judged, and --bin's analyze gives the shipped verdicts")
     ap.add_argument("--bin", default=".build/release/picturebook")
+    ap.add_argument("--replay", action="store_true",
+                    help="KEPTDIR is a LAB_DUMP file: replay the decision with LAB_GATE / LAB_RAW_SD without rescoring")
     args = ap.parse_args()
+    if args.replay:
+        return replay(args)
     if args.folder:
         return folders(args)
     base = parse_baseline(args.baseline) if args.baseline else {}
@@ -265,7 +325,7 @@ def main():
             tp = fp = pos = neg = btp = bfp = utp = ufp = 0
             for bi, (M, truth) in enumerate(zip(mats, truths)):
                 C = [(f["left"]["crossings"], f["right"]["crossings"]) for f in feats_all[bi]]
-                S = [(f["left"]["rawsd"], f["right"]["rawsd"]) for f in feats_all[bi]]
+                S = [(passes_gate(f["left"]), passes_gate(f["right"])) for f in feats_all[bi]]
                 res = decide_book(M, C, floor, mm, int(riv), S=S)
                 bb = base.get(src, [])
                 bbook = bb[bi] if bi < len(bb) else {}
@@ -282,10 +342,45 @@ def main():
                     bfp += (not is_p) and bf[0]
                     utp += is_p and (bf[0] or r["spread"])
                     ufp += (not is_p) and (bf[0] or r["spread"])
+                    if DUMP is not None:
+                        fl, fr = feats_all[bi][pair[0] - 1]["right"], feats_all[bi][pair[1] - 1]["left"]
+                        keys = ("crossings", "rawsd", "paper", "snr", "struct", "noise")
+                        DUMP.write(json.dumps({"source": src, "book": bi, "pair": pair, "panorama": is_p, "score": r["score"],
+                                               "margin": r["margin"], "rivals": r["rivals"], "spread": r["spread"],
+                                               "baseline": bool(bf[0]), "left": {k: fl[k] for k in keys},
+                                               "right": {k: fr[k] for k in keys}}, default=lambda o: o.item()) + "\n")
                     if os.environ.get("LAB_VERBOSE") and (is_p or r["spread"]):
                         print(f"  {src} b{bi} {pair} {'PANO' if is_p else 'neg '} s={r['score']:.3f} m={r['margin']:.2f} riv={r['rivals']} {'FOUND' if r['spread'] else ''} base={'found' if bf[0] else '-'}")
             print(f"{src:10} {name:11} floor {floor} margin {mm} rivals {int(riv)}: new {tp}/{pos} fp {fp}/{neg}"
                   + (f" | baseline {btp} fp {bfp} | union {utp} fp {ufp}" if base else ""), flush=True)
+
+
+def replay(args):
+    """Per source: the new measure, the shipped test and their union, from a dump, under a gate.
+    Exact for the gate (a gate only stops a pair being judged, the null is unchanged); the decision's
+    constants are those of the dump (--grid is not applied again)."""
+    rows = {}
+    for line in open(args.kept):
+        d = json.loads(line)
+        r = rows.setdefault(d["source"], dict(tp=0, fp=0, pos=0, neg=0, btp=0, bfp=0, utp=0, ufp=0, lost=[], gained=[]))
+        new = d["spread"] and passes_gate(d["left"]) and passes_gate(d["right"])
+        p, b = d["panorama"], d["baseline"]
+        r["pos"] += p
+        r["neg"] += not p
+        r["tp"] += p and new
+        r["fp"] += (not p) and new
+        r["btp"] += p and b
+        r["bfp"] += (not p) and b
+        r["utp"] += p and (b or new)
+        r["ufp"] += (not p) and (b or new)
+        if d["spread"] and not new:
+            r["lost"].append((d["book"], tuple(d["pair"]), p))
+        if (not p) and new:
+            r["gained"].append((d["book"], tuple(d["pair"]), round(d["margin"], 2)))
+    for src, r in rows.items():
+        print(f"{src:14} new {r['tp']}/{r['pos']} fp {r['fp']}/{r['neg']} | baseline {r['btp']} fp {r['bfp']} | "
+              f"union {r['utp']} fp {r['ufp']} | gated off: {sum(1 for x in r['lost'] if x[2])} panoramas, "
+              f"{sum(1 for x in r['lost'] if not x[2])} others | false taken {r['gained']}")
 
 
 def folders(args):
@@ -315,7 +410,8 @@ def folders(args):
         for name in args.score.split(","):
             M = score_matrix(feats, SCORES[name])
             for floor, mm, riv in grid:
-                res = decide_book(M, C, floor, mm, int(riv), first=0)
+                S = [(passes_gate(f["left"]), passes_gate(f["right"])) for f in feats]
+                res = decide_book(M, C, floor, mm, int(riv), first=0, S=S)
                 new = {p for p, r in res.items() if r["spread"]}
                 union = new | shipped
                 print(f"{os.path.basename(folder):20} {name} margin {mm}: truth {len(truth)} | shipped found {len(truth & shipped)} "
