@@ -7,10 +7,12 @@
 // Such a box goes back to the scan and is flagged for review (the reader then shows the page as
 // the scan with PopoutText).
 //
-// The measure needs no truth, only the scan and the cleared page. In the box, the fill's pixels
-// that lie farthest from the box's ground give the text's ink colour; a pixel is ink-like when it
-// lies past halfway from the ground towards that ink (projected on the line between the two
-// colours, so a coloured ink on a coloured ground is read as such). Ink-like strokes that run on
+// The measure needs no truth: the scan, the cleared page, and the detector's own mask of the ink
+// (a reading independent of the estimate that may have replaced it over art). In the box, the
+// scan under that mask gives the text's ink colour, the scan neither under it nor filled the
+// ground; a pixel is ink-like when it lies past halfway from the ground towards that ink
+// (projected on the line between the two colours, so a coloured ink on a coloured ground is read
+// as such). Ink-like strokes that run on
 // out of the box's neighbourhood are drawing and are not counted; the art's own rate of the rest,
 // read in a ring round the box, is taken off before and after; what remains after the fill, over
 // what the text had before it, is the share of the text left by colour. A second reading counts
