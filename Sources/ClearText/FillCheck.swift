@@ -49,6 +49,16 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
+    /// Throws ``ClearTextError/invalidParameter(name:reason:)`` for the first parameter out of range.
+    public func validate() throws(ClearTextError) {
+        if !(textLeft >= 0 && textLeft.isFinite) { throw .invalidParameter(name: "textLeft", reason: "must be finite and ≥ 0, got \(textLeft)") }
+        if !(minimumContrast >= 0 && minimumContrast.isFinite) {
+            throw .invalidParameter(name: "minimumContrast", reason: "must be finite and ≥ 0, got \(minimumContrast)")
+        }
+        if !(1...1_000_000).contains(minimumInk) { throw .invalidParameter(name: "minimumInk", reason: "must be 1...1000000, got \(minimumInk)") }
+        if !(1...256).contains(unchangedLevels) { throw .invalidParameter(name: "unchangedLevels", reason: "must be 1...256, got \(unchangedLevels)") }
+    }
+
     public var description: String { "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels)" }
 }
 

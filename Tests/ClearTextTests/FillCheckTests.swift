@@ -153,6 +153,12 @@ import Testing
         #expect(levels && p.unchangedLevels == 4)
         #expect(!unknown)
         #expect(p.description.contains("textLeft=0.0"))
+        #expect(throws: Never.self) { try p.validate() }
+        for (name, value) in [("textLeft", -1.0), ("textLeft", .nan), ("minimumInk", 0), ("unchangedLevels", 0), ("minimumContrast", .infinity)] {
+            var bad = FillCheckParameters()
+            _ = bad.set(name, to: value)
+            #expect(throws: ClearTextError.self, "\(name)=\(value)") { try bad.validate() }
+        }
     }
 
     @Test func restorePutsTheScanBackOnlyWhereTheFillChangedInsideTheArea() {

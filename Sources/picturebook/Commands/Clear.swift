@@ -89,7 +89,7 @@ struct Clear: ParsableCommand {
             params.method = m
         }
         do { try params.validate() } catch { throw ValidationError(error.description) }
-        guard check.textLeft >= 0, check.textLeft.isFinite else { throw ValidationError("textLeft must be finite and ≥ 0, got \(check.textLeft)") }
+        do { try check.validate() } catch { throw ValidationError(error.description) }
         return (params, mask, check)
     }
 
