@@ -30,12 +30,18 @@ import Testing
         return (image, letters)
     }
 
+    /// `mask` as the PNG mask file `analyze` would write, in `dir`.
+    static func writeMask(_ mask: Bitmap<UInt8>, in dir: String) throws -> String {
+        let file = dir + "/mask.png"
+        try Data(PNGEncoder.encode(mask, name: file)).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
     @Test func aWellClearedBoxPassesTheCheck() throws {
         let (image, letters) = Self.page()
         let dir = makeTemporaryDirectory("fill-check")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/mask.png"
-        try Data(PNGEncoder.encode(letters, name: file)).write(to: URL(fileURLWithPath: file))
+        let file = try Self.writeMask(letters, in: dir)
         let cleared = try PageClearing.clear(page: image, boxes: [Self.box], maskFile: file, source: "p.png", infill: InFill())
         #expect(cleared.textLeft.count == 1)
         let left = try #require(cleared.textLeft[0])
@@ -99,8 +105,7 @@ import Testing
         let (image, letters) = Self.page()
         let dir = makeTemporaryDirectory("fill-check")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/mask.png"
-        try Data(PNGEncoder.encode(letters, name: file)).write(to: URL(fileURLWithPath: file))
+        let file = try Self.writeMask(letters, in: dir)
         let fileOnly = try PageClearing.clear(page: image, boxes: [Self.box], maskFile: file, source: "p.png", infill: InFill(), fileOnly: true)
         #expect(fileOnly.textLeft.isEmpty)
         var off = FillCheckParameters()
