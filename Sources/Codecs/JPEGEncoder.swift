@@ -1,5 +1,6 @@
 import CJPEG
 import CShim
+import FileIO
 public import Raster
 
 /// How to write a JPEG.
@@ -40,33 +41,57 @@ public enum JPEGEncoder {
     public static func encode(_ bitmap: Bitmap<RGBA8>, options: JPEGEncodeOptions = .init(), name: String = "image")
         throws(CodecError) -> [UInt8]
     {
-        let opaque = bitmap.pixels.withUnsafeBufferPointer { p in !p.contains { $0.a != 255 } }
-        let pixels = opaque ? bitmap.pixels : flattened(bitmap.pixels, over: options.matte)
-        return try pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
-            try encode(
-                UnsafeRawBufferPointer(p), width: bitmap.width, height: bitmap.height, stride: bitmap.width * 4,
-                input: (JCS_EXT_RGBX, 4), jpeg: JCS_YCbCr, options: options, name: name)
-        }
+        try encode(bitmap, options: options, name: name) { .success(Array($0)) }
     }
 
     /// Encodes gray as a one-component JPEG.
     public static func encode(_ bitmap: Bitmap<UInt8>, options: JPEGEncodeOptions = .init(), name: String = "image")
         throws(CodecError) -> [UInt8]
     {
-        try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
-            try encode(
-                UnsafeRawBufferPointer(p), width: bitmap.width, height: bitmap.height, stride: bitmap.width,
-                input: (JCS_GRAYSCALE, 1), jpeg: JCS_GRAYSCALE, options: options, name: name)
-        }
+        try encode(bitmap, options: options, name: name) { .success(Array($0)) }
     }
 
-    /// Encodes and writes atomically to `path`.
+    /// Encodes and writes atomically to `path`, straight from the encoder's buffer (no copy of
+    /// the compressed file beside it).
     public static func write(_ bitmap: Bitmap<RGBA8>, to path: String, options: JPEGEncodeOptions = .init()) throws(CodecError) {
-        try writeFile(encode(bitmap, options: options, name: path), to: path)
+        try encode(bitmap, options: options, name: path) { written($0, to: path) }
     }
 
     public static func write(_ bitmap: Bitmap<UInt8>, to path: String, options: JPEGEncodeOptions = .init()) throws(CodecError) {
-        try writeFile(encode(bitmap, options: options, name: path), to: path)
+        try encode(bitmap, options: options, name: path) { written($0, to: path) }
+    }
+
+    private static func written(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) -> Result<Void, CodecError> {
+        do throws(FileError) {
+            let file = try AtomicStream(path: path)
+            if let base = bytes.baseAddress { try file.write(base, count: bytes.count) }
+            try file.commit()
+        } catch {
+            return .failure(.file(error))
+        }
+        return .success(())
+    }
+
+    private static func encode<T>(
+        _ bitmap: Bitmap<RGBA8>, options: JPEGEncodeOptions, name: String, use: (UnsafeBufferPointer<UInt8>) -> Result<T, CodecError>
+    ) throws(CodecError) -> T {
+        let opaque = bitmap.pixels.withUnsafeBufferPointer { p in !p.contains { $0.a != 255 } }
+        let pixels = opaque ? bitmap.pixels : flattened(bitmap.pixels, over: options.matte)
+        return try pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> T in
+            try encode(
+                UnsafeRawBufferPointer(p), width: bitmap.width, height: bitmap.height, stride: bitmap.width * 4,
+                input: (JCS_EXT_RGBX, 4), jpeg: JCS_YCbCr, options: options, name: name, use: use)
+        }
+    }
+
+    private static func encode<T>(
+        _ bitmap: Bitmap<UInt8>, options: JPEGEncodeOptions, name: String, use: (UnsafeBufferPointer<UInt8>) -> Result<T, CodecError>
+    ) throws(CodecError) -> T {
+        try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> T in
+            try encode(
+                UnsafeRawBufferPointer(p), width: bitmap.width, height: bitmap.height, stride: bitmap.width,
+                input: (JCS_GRAYSCALE, 1), jpeg: JCS_GRAYSCALE, options: options, name: name, use: use)
+        }
     }
 
     /// Writes CMYK samples (4 bytes a pixel, already in the convention wanted — Adobe software
@@ -79,14 +104,14 @@ public enum JPEGEncoder {
         return try samples.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
             try encode(
                 UnsafeRawBufferPointer(p), width: width, height: height, stride: width * 4, input: (JCS_CMYK, 4),
-                jpeg: ycck ? JCS_YCCK : JCS_CMYK, options: options, name: "image")
+                jpeg: ycck ? JCS_YCCK : JCS_CMYK, options: options, name: "image") { .success(Array($0)) }
         }
     }
 
-    private static func encode(
+    private static func encode<T>(
         _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int, input: (J_COLOR_SPACE, Int),
-        jpeg: J_COLOR_SPACE, options: JPEGEncodeOptions, name: String
-    ) throws(CodecError) -> [UInt8] {
+        jpeg: J_COLOR_SPACE, options: JPEGEncodeOptions, name: String, use: (UnsafeBufferPointer<UInt8>) -> Result<T, CodecError>
+    ) throws(CodecError) -> T {
         precondition((1...100).contains(options.quality), "JPEG quality must be 1...100, got \(options.quality)")
         guard width > 0, height > 0 else { throw .encodeFailed(name: name, format: .jpeg, reason: "image is empty (\(width)×\(height))") }
         // libjpeg's own ceiling; checked here so the numbers fit its 32-bit fields.
@@ -104,9 +129,9 @@ public enum JPEGEncoder {
         params.progressive = options.progressive ? 1 : 0
         params.subsample = options.chroma == .subsampled420 ? 2 : 1
         params.optimize = options.optimizeCoding ? 1 : 0
-        return try runEncoder(format: .jpeg, name: name) { out, trap in
+        return try runEncoder(format: .jpeg, name: name, { out, trap in
             pb_jpeg_encode(&params, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), out, trap)
-        }.get()
+        }, use: use).get()
     }
 
     private static func flattened(_ pixels: [RGBA8], over matte: RGBA8) -> [RGBA8] {

@@ -62,24 +62,9 @@ public enum PNGEncoder {
     package static func encode(_ bitmap: Bitmap<RGBA8>, options: PNGEncodeOptions, name: String, tuning: PNGWriterTuning)
         throws(CodecError) -> [UInt8]
     {
-        var opaque = true, gray = true
-        if options.reduceChannels {
-            (opaque, gray) = bitmap.pixels.withUnsafeBufferPointer(channelsNeeded)
-        } else {
-            opaque = false
-            gray = false
-        }
+        let (opaque, gray) = channelsNeeded(bitmap, options: options)
         if !options.interlaced {
-            let layout: PNGRowLayout, colorType: UInt8
-            switch (gray, opaque) {
-            case (true, true): (layout, colorType) = (.grayFromRGBA, 0)
-            case (true, false): (layout, colorType) = (.grayAlphaFromRGBA, 4)
-            case (false, true): (layout, colorType) = (.rgbFromRGBA, 2)
-            case (false, false): (layout, colorType) = (.copy, 6)
-            }
-            let writer = PNGWriter(
-                width: bitmap.width, height: bitmap.height, colorType: colorType, layout: layout,
-                level: options.compressionLevel, filter: options.filter, tuning: tuning)
+            let writer = rgbaWriter(bitmap, gray: gray, opaque: opaque, options: options, tuning: tuning)
             return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
                 try writer.encode(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width * 4, name: name)
             }
@@ -100,6 +85,28 @@ public enum PNGEncoder {
         return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
             try raw.encode(pixels: UnsafeRawBufferPointer(p), stride: bitmap.width * 4, options: options, name: name)
         }
+    }
+
+    /// Whether every pixel is opaque and whether every pixel is gray (both false without
+    /// `reduceChannels`).
+    static func channelsNeeded(_ bitmap: Bitmap<RGBA8>, options: PNGEncodeOptions) -> (opaque: Bool, gray: Bool) {
+        options.reduceChannels ? bitmap.pixels.withUnsafeBufferPointer(channelsNeeded) : (false, false)
+    }
+
+    /// The non-interlaced writer of an RGBA bitmap, in the fewest channels that hold it.
+    static func rgbaWriter(_ bitmap: Bitmap<RGBA8>, gray: Bool, opaque: Bool, options: PNGEncodeOptions, tuning: PNGWriterTuning)
+        -> PNGWriter
+    {
+        let layout: PNGRowLayout, colorType: UInt8
+        switch (gray, opaque) {
+        case (true, true): (layout, colorType) = (.grayFromRGBA, 0)
+        case (true, false): (layout, colorType) = (.grayAlphaFromRGBA, 4)
+        case (false, true): (layout, colorType) = (.rgbFromRGBA, 2)
+        case (false, false): (layout, colorType) = (.copy, 6)
+        }
+        return PNGWriter(
+            width: bitmap.width, height: bitmap.height, colorType: colorType, layout: layout,
+            level: options.compressionLevel, filter: options.filter, tuning: tuning)
     }
 
     /// Whether every pixel is opaque and whether every pixel is gray; bands of a big image are
@@ -157,13 +164,60 @@ public enum PNGEncoder {
         }
     }
 
-    /// Encodes and writes atomically to `path`.
+    /// Encodes and writes atomically to `path`: the same bytes as `encode`, written as they are
+    /// made (a batch of rows at a time), so neither the filtered image nor the compressed file
+    /// is held beside the pixels. Interlaced files are encoded whole by libpng first.
     public static func write(_ bitmap: Bitmap<RGBA8>, to path: String, options: PNGEncodeOptions = .default) throws(CodecError) {
-        try writeFile(encode(bitmap, options: options, name: path), to: path)
+        try write(bitmap, to: path, options: options, tuning: PNGWriterTuning())
+    }
+
+    package static func write(_ bitmap: Bitmap<RGBA8>, to path: String, options: PNGEncodeOptions, tuning: PNGWriterTuning)
+        throws(CodecError)
+    {
+        guard !options.interlaced else {
+            return try writeFile(encode(bitmap, options: options, name: path, tuning: tuning), to: path)
+        }
+        let (opaque, gray) = channelsNeeded(bitmap, options: options)
+        let writer = rgbaWriter(bitmap, gray: gray, opaque: opaque, options: options, tuning: tuning)
+        try streamed(to: path) { (sink) throws(CodecError) in
+            try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) in
+                try writer.write(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width * 4, name: path, to: sink)
+            }
+        }
     }
 
     public static func write(_ bitmap: Bitmap<UInt8>, to path: String, options: PNGEncodeOptions = .default) throws(CodecError) {
-        try writeFile(encode(bitmap, options: options, name: path), to: path)
+        try write(bitmap, to: path, options: options, tuning: PNGWriterTuning())
+    }
+
+    package static func write(_ bitmap: Bitmap<UInt8>, to path: String, options: PNGEncodeOptions, tuning: PNGWriterTuning)
+        throws(CodecError)
+    {
+        guard !options.interlaced else {
+            return try writeFile(encode(bitmap, options: options, name: path, tuning: tuning), to: path)
+        }
+        let writer = PNGWriter(
+            width: bitmap.width, height: bitmap.height, colorType: 0, layout: .copy,
+            level: options.compressionLevel, filter: options.filter, tuning: tuning)
+        try streamed(to: path) { (sink) throws(CodecError) in
+            try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) in
+                try writer.write(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width, name: path, to: sink)
+            }
+        }
+    }
+
+    /// Runs `body` with a sink that appends to a temporary file, renamed to `path` when `body`
+    /// returns; if it throws, the temporary file is removed and `path` is untouched.
+    static func streamed(
+        to path: String, _ body: (_ sink: (UnsafeRawBufferPointer) throws(CodecError) -> Void) throws(CodecError) -> Void
+    ) throws(CodecError) {
+        let file: AtomicStream
+        do throws(FileError) { file = try AtomicStream(path: path) } catch { throw .file(error) }
+        try body { (bytes) throws(CodecError) in
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+            do throws(FileError) { try file.write(base, count: bytes.count) } catch { throw .file(error) }
+        }
+        do throws(FileError) { try file.commit() } catch { throw .file(error) }
     }
 }
 
@@ -265,6 +319,16 @@ func runEncoder(
     format: ImageFormat, name: String,
     _ body: (UnsafeMutablePointer<pb_buffer>, UnsafeMutablePointer<pb_trap>) -> Int32
 ) -> Result<[UInt8], CodecError> {
+    runEncoder(format: format, name: name, body) { .success(Array($0)) }
+}
+
+/// Runs a C encoder into a buffer of its own and hands the encoded bytes to `use` before the
+/// buffer is freed (`JPEGEncoder.write` writes them to the file without a copy).
+func runEncoder<T>(
+    format: ImageFormat, name: String,
+    _ body: (UnsafeMutablePointer<pb_buffer>, UnsafeMutablePointer<pb_trap>) -> Int32,
+    use: (UnsafeBufferPointer<UInt8>) -> Result<T, CodecError>
+) -> Result<T, CodecError> {
     var out = pb_buffer()
     let trap = UnsafeMutablePointer<pb_trap>.allocate(capacity: 1)
     trap.initialize(to: pb_trap())
@@ -276,5 +340,5 @@ func runEncoder(
     guard status == pbOK, let data = out.data else {
         return .failure(.encodeFailed(name: name, format: format, reason: trapMessage(trap)))
     }
-    return .success(Array(UnsafeBufferPointer(start: data, count: out.size)))
+    return use(UnsafeBufferPointer(start: data, count: out.size))
 }

@@ -27,14 +27,21 @@ package struct PNGWriterTuning: Sendable {
     /// Whether to deflate with ``FastDeflate`` instead of zlib; nil uses it for the `.fast`
     /// preset (level 1, up filter) alone.
     package var fastDeflate: Bool?
+    /// Strips filtered and deflated together when writing to a file
+    /// (`PNGWriter.write(source:sourceStride:name:to:)`); nil chooses by size (about 8 MB).
+    package var batchStrips: Int?
 
-    package init(strips: Int? = nil, chunkSize: Int = 256 * 1024, strategy: Int32? = nil, fastDeflate: Bool? = nil) {
+    package init(
+        strips: Int? = nil, chunkSize: Int = 256 * 1024, strategy: Int32? = nil, fastDeflate: Bool? = nil, batchStrips: Int? = nil
+    ) {
         precondition(strips.map { $0 > 0 } ?? true, "PNG strips must be positive, got \(strips ?? 0)")
+        precondition(batchStrips.map { $0 > 0 } ?? true, "PNG strips per batch must be positive, got \(batchStrips ?? 0)")
         precondition(chunkSize > 0, "IDAT chunk size must be positive, got \(chunkSize)")
         self.strips = strips
         self.chunkSize = chunkSize
         self.strategy = strategy
         self.fastDeflate = fastDeflate
+        self.batchStrips = batchStrips
     }
 }
 
@@ -92,37 +99,45 @@ struct PNGWriter {
 
     /// `source` holds `height` rows `sourceStride` bytes apart in the layout's source format.
     func encode(source: UnsafeRawBufferPointer, sourceStride: Int, name: String) throws(CodecError) -> [UInt8] {
-        precondition((0...9).contains(level), "PNG compression level must be 0...9, got \(level)")
-        guard width > 0, height > 0, let source = source.baseAddress else {
-            throw .encodeFailed(name: name, format: .png, reason: "image is empty (\(width)×\(height))")
-        }
-        guard width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
-            throw .encodeFailed(name: name, format: .png, reason: "image is too large (\(width)×\(height))")
-        }
-        let filteredRow = rowBytes + 1
-        let (total, overflow) = filteredRow.multipliedReportingOverflow(by: height)
-        guard !overflow, total < Int.max / 2 else {
-            throw .encodeFailed(name: name, format: .png, reason: "image is too large (\(width)×\(height))")
-        }
+        let total = try filteredLength(source, name: name)
+        let source = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
         defer { filtered.deallocate() }
-        filterRows(source: source.assumingMemoryBound(to: UInt8.self), sourceStride: sourceStride, into: filtered)
+        filterRows(source: source, sourceStride: sourceStride, rows: 0..<height, into: filtered)
         let streams = try deflate(UnsafeBufferPointer(start: filtered, count: total), name: name)
         defer { for s in streams.strips { s.data.deallocate() } }
         return assemble(streams)
     }
 
+    /// The length of the filtered image (a filter byte and the samples of each row), after
+    /// checking the size and that there are pixels.
+    func filteredLength(_ source: UnsafeRawBufferPointer, name: String) throws(CodecError) -> Int {
+        precondition((0...9).contains(level), "PNG compression level must be 0...9, got \(level)")
+        guard width > 0, height > 0, source.baseAddress != nil else {
+            throw .encodeFailed(name: name, format: .png, reason: "image is empty (\(width)×\(height))")
+        }
+        guard width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
+            throw .encodeFailed(name: name, format: .png, reason: "image is too large (\(width)×\(height))")
+        }
+        let (total, overflow) = (rowBytes + 1).multipliedReportingOverflow(by: height)
+        guard !overflow, total < Int.max / 2 else {
+            throw .encodeFailed(name: name, format: .png, reason: "image is too large (\(width)×\(height))")
+        }
+        return total
+    }
+
     // MARK: Filtering
 
-    /// Fills `out` with `height` rows of filter type byte + filtered samples. Every row's filter
-    /// reads only the unfiltered row above, so bands of rows are independent.
-    private func filterRows(source: UnsafePointer<UInt8>, sourceStride: Int, into out: UnsafeMutablePointer<UInt8>) {
+    /// Fills `out` with `rows` of filter type byte + filtered samples (the first of them at `out`).
+    /// Every row's filter reads only the unfiltered row above, so bands of rows are independent.
+    func filterRows(source: UnsafePointer<UInt8>, sourceStride: Int, rows: Range<Int>, into out: UnsafeMutablePointer<UInt8>) {
         let n = rowBytes
-        let bandCount = min(height, Self.bandCount(bytes: (n + 1) * height))
-        let rowsPerBand = (height + bandCount - 1) / bandCount
-        let bands = (height + rowsPerBand - 1) / rowsPerBand
+        let bandCount = min(rows.count, Self.bandCount(bytes: (n + 1) * rows.count))
+        guard bandCount > 0 else { return }
+        let rowsPerBand = (rows.count + bandCount - 1) / bandCount
+        let bands = (rows.count + rowsPerBand - 1) / rowsPerBand
         concurrentPerform(iterations: bands) { band in
-            let y0 = band * rowsPerBand, y1 = min(height, y0 + rowsPerBand)
+            let y0 = rows.lowerBound + band * rowsPerBand, y1 = min(rows.upperBound, y0 + rowsPerBand)
             // Two packed rows (current and previous, swapped each row), a zero row above the
             // first, and for the adaptive filter the five candidates.
             let candidates = filter == .adaptive ? 5 : 0
@@ -134,7 +149,7 @@ struct PNGWriter {
             var prev: UnsafePointer<UInt8> = y0 == 0 ? UnsafePointer(zero) : row(y0 - 1, source, sourceStride, scratch + n)
             for y in y0..<y1 {
                 let cur = row(y, source, sourceStride, scratch + slot * n)
-                let dst = out + y * (n + 1)
+                let dst = out + (y - rows.lowerBound) * (n + 1)
                 if filter == .adaptive {
                     chooseFilter(cur, prev, dst, scratch + 3 * n)
                 } else {
@@ -254,7 +269,7 @@ struct PNGWriter {
         var adler: UInt
     }
 
-    private var zlibStrategy: Int32 {
+    var zlibStrategy: Int32 {
         // libpng's defaults, so a file is as small as libpng's at the same level: Z_FILTERED for
         // filtered rows, the default strategy when no filter runs. (At levels 1–3 zlib ignores
         // Z_FILTERED; it only changes the lazy matcher of levels 4–9.) Measured for the level-1
@@ -263,56 +278,70 @@ struct PNGWriter {
         strategy ?? (filter == .none ? Z_DEFAULT_STRATEGY : Z_FILTERED)
     }
 
-    private func deflate(_ input: UnsafeBufferPointer<UInt8>, name: String) throws(CodecError) -> Streams {
-        let total = input.count
+    /// How many strips a filtered image of `total` bytes is deflated in.
+    func stripCount(total: Int) -> Int {
         // The strip count depends on the data alone, never on the machine, so the same pixels
         // give the same bytes everywhere (the generator promises byte-identical output per seed).
         // About 1 MB per strip: enough strips for Dispatch to even out cores that other
         // processes are using, few enough that the dictionaries (32 KB hashed again per strip)
         // and block restarts (tens of bytes per strip) cost little.
-        let count: Int
-        if let strips { count = max(1, min(strips, total)) }
-        else if total >= Self.minimumParallelBytes { count = min(64, max(2, total / Self.stripBytes)) }
-        else { count = 1 }
-        let base = input.baseAddress!
-        let results = UnsafeMutablePointer<(strip: Strip?, adler: UInt, error: String?)>.allocate(capacity: count)
-        results.initialize(repeating: (nil, 0, nil), count: count)
+        if let strips { return max(1, min(strips, total)) }
+        if total >= Self.minimumParallelBytes { return min(64, max(2, total / Self.stripBytes)) }
+        return 1
+    }
+
+    private func deflate(_ input: UnsafeBufferPointer<UInt8>, name: String) throws(CodecError) -> Streams {
+        let total = input.count
+        let count = stripCount(total: total)
+        let deflated = try deflate(strips: 0..<count, of: count, total: total, base: input.baseAddress!, offset: 0, name: name)
+        var adler: UInt = 1
+        for (i, s) in deflated.enumerated() {
+            let length = total * (i + 1) / count - total * i / count
+            adler = i == 0 ? s.adler : adler32_combine(adler, s.adler, .init(length))
+        }
+        return Streams(strips: deflated.map(\.strip), adler: adler)
+    }
+
+    /// Strips `range` (of `count` over `total` filtered bytes) deflated concurrently, each with the
+    /// Adler-32 of its input. `base` holds the filtered bytes from `offset` on: each strip and the
+    /// window before it (its dictionary).
+    func deflate(
+        strips range: Range<Int>, of count: Int, total: Int, base: UnsafePointer<UInt8>, offset: Int, name: String
+    ) throws(CodecError) -> [(strip: Strip, adler: UInt)] {
+        let results = UnsafeMutablePointer<(strip: Strip?, adler: UInt, error: String?)>.allocate(capacity: range.count)
+        results.initialize(repeating: (nil, 0, nil), count: range.count)
         defer { results.deallocate() }
         let level = Int32(level), strategy = zlibStrategy
         let fast = usesFastDeflate, bytesPerPixel = channels
-        concurrentPerform(iterations: count) { i in
+        concurrentPerform(iterations: range.count) { k in
+            let i = range.lowerBound + k
             let start = total * i / count, end = total * (i + 1) / count
+            let input = base + (start - offset)
             if fast {
-                let (data, produced) = FastDeflate.compress(
-                    base + start, end - start, distance: bytesPerPixel, final: i == count - 1)
-                results[i] = (Strip(data: data, count: produced), adler32_z(1, base + start, end - start), nil)
+                let (data, produced) = FastDeflate.compress(input, end - start, distance: bytesPerPixel, final: i == count - 1)
+                results[k] = (Strip(data: data, count: produced), adler32_z(1, input, end - start), nil)
                 return
             }
             let dictionary = i == 0 ? 0 : min(Self.window, start)
-            let last = i == count - 1
-            results[i] = Self.deflateStrip(
-                base + start, end - start, dictionary: dictionary, finish: last, level: level, strategy: strategy)
+            results[k] = Self.deflateStrip(
+                input, end - start, dictionary: dictionary, finish: i == count - 1, level: level, strategy: strategy)
         }
-        var strips: [Strip] = []
+        var strips: [(strip: Strip, adler: UInt)] = []
         var failure: String?
-        var adler: UInt = 1
-        for i in 0..<count {
-            let r = results[i]
-            if let s = r.strip { strips.append(s) }
-            failure = failure ?? r.error
-            let length = total * (i + 1) / count - total * i / count
-            adler = i == 0 ? r.adler : adler32_combine(adler, r.adler, .init(length))
+        for k in 0..<range.count {
+            if let s = results[k].strip { strips.append((s, results[k].adler)) }
+            failure = failure ?? results[k].error
         }
         if let failure {
-            for s in strips { s.data.deallocate() }
+            for s in strips { s.strip.data.deallocate() }
             throw .encodeFailed(name: name, format: .png, reason: failure)
         }
-        return Streams(strips: strips, adler: adler)
+        return strips
     }
 
     /// One raw deflate stream of `count` bytes at `input`; the `dictionary` bytes before `input`
     /// prime the window. Ends with a sync flush (byte-aligned, not final) unless `finish`.
-    private static func deflateStrip(
+    static func deflateStrip(
         _ input: UnsafePointer<UInt8>, _ count: Int, dictionary: Int, finish: Bool, level: Int32, strategy: Int32
     ) -> (strip: Strip?, adler: UInt, error: String?) {
         var z = z_stream()
@@ -370,13 +399,8 @@ struct PNGWriter {
     /// Signature, IHDR, the zlib stream in IDAT chunks of `chunkSize`, IEND.
     private func assemble(_ streams: Streams) -> [UInt8] {
         // The zlib stream as segments: header, strips, Adler-32 trailer (big-endian).
-        // Header: deflate with a 32 KB window; FLEVEL says how hard the compressor tried.
-        let flevel: UInt16 = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
-        var cmfflg: UInt16 = 0x78 << 8 | flevel << 6
-        if cmfflg % 31 != 0 { cmfflg += 31 - cmfflg % 31 }
-        let header: [UInt8] = [UInt8(cmfflg >> 8), UInt8(cmfflg & 0xFF)]
-        let a = UInt32(truncatingIfNeeded: streams.adler)
-        let trailer: [UInt8] = [UInt8(a >> 24), UInt8(a >> 16 & 0xFF), UInt8(a >> 8 & 0xFF), UInt8(a & 0xFF)]
+        let header = zlibHeader
+        let trailer = Self.zlibTrailer(adler: streams.adler)
         var segments: [(UnsafePointer<UInt8>, Int)] = []
         let zlibLength = 2 + streams.strips.reduce(0) { $0 + $1.count } + 4
         let chunkCount = (zlibLength + chunkSize - 1) / chunkSize
@@ -410,8 +434,23 @@ struct PNGWriter {
         }
     }
 
+    /// The zlib stream's header: deflate with a 32 KB window; FLEVEL says how hard the
+    /// compressor tried.
+    var zlibHeader: [UInt8] {
+        let flevel: UInt16 = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
+        var cmfflg: UInt16 = 0x78 << 8 | flevel << 6
+        if cmfflg % 31 != 0 { cmfflg += 31 - cmfflg % 31 }
+        return [UInt8(cmfflg >> 8), UInt8(cmfflg & 0xFF)]
+    }
+
+    /// The zlib stream's trailer: the Adler-32 of the filtered image, big-endian.
+    static func zlibTrailer(adler: UInt) -> [UInt8] {
+        let a = UInt32(truncatingIfNeeded: adler)
+        return [UInt8(a >> 24), UInt8(a >> 16 & 0xFF), UInt8(a >> 8 & 0xFF), UInt8(a & 0xFF)]
+    }
+
     /// Writes length, type, what `body` writes (returning its length) and the CRC at `at`.
-    private static func writeChunk(
+    static func writeChunk(
         _ type: StaticString, at p: UnsafeMutablePointer<UInt8>, _ body: (UnsafeMutablePointer<UInt8>) -> Int
     ) {
         let typeBytes = type.utf8Start
@@ -437,14 +476,14 @@ struct PNGWriter {
         }
     }
 
-    private static func storeBigEndian(_ v: UInt32, at p: UnsafeMutablePointer<UInt8>) {
+    static func storeBigEndian(_ v: UInt32, at p: UnsafeMutablePointer<UInt8>) {
         p[0] = UInt8(v >> 24)
         p[1] = UInt8(v >> 16 & 0xFF)
         p[2] = UInt8(v >> 8 & 0xFF)
         p[3] = UInt8(v & 0xFF)
     }
 
-    private static func appendBigEndian(_ v: UInt32, to bytes: inout [UInt8]) {
+    static func appendBigEndian(_ v: UInt32, to bytes: inout [UInt8]) {
         bytes += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
     }
 }

@@ -102,13 +102,13 @@ struct Convert: AsyncParsableCommand {
             if let (w, h) = target, w != bitmap.width || h != bitmap.height {
                 bitmap = bitmap.resized(width: w, height: h)
             }
-            let encoded: [UInt8]
+            // Written as encoded (PNG a batch of rows at a time), atomically: the compressed file
+            // is never held whole beside the image.
             switch try outputFormat() {
-            case .png: encoded = try PNGEncoder.encode(bitmap, options: PNGEncodeOptions(compressionLevel: try pngLevel()))
-            case .jpeg: encoded = try JPEGEncoder.encode(bitmap, options: JPEGEncodeOptions(quality: quality))
+            case .png: try PNGEncoder.write(bitmap, to: output, options: PNGEncodeOptions(compressionLevel: try pngLevel()))
+            case .jpeg: try JPEGEncoder.write(bitmap, to: output, options: JPEGEncodeOptions(quality: quality))
             case .tiff, .jpeg2000, .pdf: throw ValidationError("Picturebook writes PNG and JPEG only")  // outputFormat() never returns these
             }
-            try AtomicFile.write(encoded, to: output)
         }
     }
 }
