@@ -46,11 +46,15 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     /// the box is dropped, one that also holds letters loses the part outside. 0 turns the test
     /// off.
     public var artReach: Int = 6
+    /// The closing's window is at least this many times the box's stroke width (see
+    /// StrokeWidth.swift: bold display type has stems wider than a fifth of its line). 0 keeps
+    /// the fifth of the box's short side alone.
+    public var strokeWindow: Double = 2
 
     public init() {}
 
     public var description: String {
-        "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe) colour=\(inkColourTolerance)@\(busyBorder)/\(colourGround) mix=\(mixTolerance) reach=\(artReach)"
+        "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe) colour=\(inkColourTolerance)@\(busyBorder)/\(colourGround) mix=\(mixTolerance) reach=\(artReach) stroke=\(strokeWindow)"
     }
 }
 
@@ -68,6 +72,7 @@ extension InkMaskParameters {
         case "colourGround": colourGround = value
         case "mixTolerance": mixTolerance = Int(value)
         case "artReach": artReach = Int(value)
+        case "strokeWindow": strokeWindow = value
         default: return false
         }
         return true
@@ -232,12 +237,35 @@ public enum InkMask {
         var mask: [UInt8]
     }
 
+    /// The closing's window for `box`: a fifth of its short side (7–31 px), widened to `factor`
+    /// times its strokes' width (plus one) where they are thicker than that (bold display type),
+    /// up to the short side.
+    static func automaticWindow(page: Bitmap<RGBA8>, box: PixelRect, polarity: Polarity, strokes factor: Double) -> Int {
+        let short = min(box.width, box.height)
+        let base = min(31, max(7, short / 5)) | 1
+        guard factor > 0 else { return base }
+        var luma = [UInt8](repeating: 0, count: box.width * box.height)
+        page.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<box.height {
+                let row = (box.minY + y) * page.width + box.minX
+                for x in 0..<box.width { luma[y * box.width + x] = p[row + x].luma }
+            }
+        }
+        if polarity == .lightOnDark { for i in luma.indices { luma[i] = 255 - luma[i] } }
+        let stroke = strokeWidth(luma: luma, width: box.width, height: box.height)
+        return max(base, min(Int((factor * Double(stroke)).rounded()) + 1, short)) | 1
+    }
+
     static func localEstimate(page: Bitmap<RGBA8>, in rect: PixelRect, parameters: InkMaskParameters) -> Local? {
         guard let box = rect.intersection(page.bounds),
             let r = rect.expanded(by: max(0, parameters.slack)).intersection(page.bounds)
         else { return nil }
         let polarity = decidePolarity(page: page, box: box)
-        let k = parameters.window ?? min(31, max(7, min(box.width, box.height) / 5)) | 1
+        // Over busy art the window stays a fifth of the line: a wider closing reaches further
+        // into the drawing, whose lighter parts then stand out as departures (−0.3 dB over art on
+        // the corpus from real illustrations); the colour tests below judge the candidates there.
+        let busy = borderSpread(page: page, box: box) > parameters.busyBorder
+        let k = parameters.window ?? automaticWindow(page: page, box: box, polarity: polarity, strokes: busy ? 0 : parameters.strokeWindow)
         let half = k / 2
         // Work area: the grown box plus the morphology window's reach, so the closing near the
         // edges sees real background.
@@ -275,7 +303,6 @@ public enum InkMask {
         for i in mask.indices where Double(departure[i]) >= threshold { mask[i] = 255 }
         // Only over busy art: on plain paper every dark mark in the box is print, and old
         // letterpress ink varies too much in density for a colour test.
-        let busy = borderSpread(page: page, box: box) > parameters.busyBorder
         // The colour tests decide first which candidates are ink-coloured (the core: letters, and
         // outlines drawn in nearly the same dark); art lines are then removed from the core alone,
         // so faint hatching and other mixes can no longer join a letter to an outline outside the

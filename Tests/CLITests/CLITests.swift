@@ -167,6 +167,10 @@ final class Scratch {
         ["analyze", "BOOK", "--set", "windowRadius"], ["clear", "BOOK", "--jobs", "65"],
         ["clear", "BOOK", "--method", "smudge"], ["clear", "BOOK", "--dilation", "-1"],
         ["clear", "BOOK", "--set", "noSuchParameter=1"], ["clear", "BOOK", "--set", "spectralWeight=2"],
+        // Integer parameters made from a value that is not a number, or too large for one, used
+        // to trap (Int(nan)); every `--set` now refuses them.
+        ["clear", "BOOK", "--set", "slack=nan"], ["clear", "BOOK", "--set", "artReach=1e300"],
+        ["analyze", "BOOK", "--set", "windowRadius=inf"],
         ["popout", "BOOK", "--jobs", "0"], ["popout", "BOOK", "--scale", "2", "--text-height", "30"],
         ["popout", "BOOK", "--scale", "0"], ["validate"],
     ])

@@ -12,7 +12,9 @@ func validateJobs(_ jobs: Int) throws {
 func applyOverrides(_ overrides: [String], known: String, _ apply: (String, Double) -> Bool) throws {
     for o in overrides {
         let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
-        guard kv.count == 2, let v = Double(kv[1]), apply(kv[0], v) else {
+        // Parameters are counts and levels: a value past a billion or not finite is a typo (and
+        // would trap when made an integer).
+        guard kv.count == 2, let v = Double(kv[1]), v.isFinite, abs(v) <= 1e9, apply(kv[0], v) else {
             throw ValidationError("--set expects NAME=NUMBER with a parameter of \(known), got '\(o)'")
         }
     }
