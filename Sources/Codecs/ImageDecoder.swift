@@ -119,6 +119,25 @@ public enum ImageDecoder {
         }
     }
 
+    /// ``decodeRows(_:name:options:stripRows:_:)`` of the file at `path`, read in pieces: neither
+    /// the encoded file nor the decoded image is ever held whole.
+    @discardableResult
+    public static func decodeRows(
+        file path: String, options: DecodeOptions = .init(), stripRows: Int = 16,
+        _ body: (_ rows: UnsafeBufferPointer<RGBA8>, _ firstRow: Int, _ count: Int) -> Void
+    ) throws(CodecError) -> ImageInfo {
+        let file = try SourceFile(path)
+        guard try format(of: file) == .png else {
+            throw .unsupported(name: path, reason: "row-by-row decoding reads PNG only")
+        }
+        let png = try PNGDecoding(file: file, strict: options.strict)
+        guard canDecodeRows(png.info, options: options) else {
+            throw .unsupported(name: path, reason: "row-by-row decoding needs a non-interlaced, unrotated PNG")
+        }
+        try png.decodeRowsRGBA(options: options, stripRows: stripRows, body)
+        return png.info
+    }
+
     /// ``decodeGray(_:name:options:)`` of the file at `path`.
     public static func decodeGray(file path: String, options: DecodeOptions = .init()) throws(CodecError) -> Bitmap<UInt8> {
         let file = try SourceFile(path)

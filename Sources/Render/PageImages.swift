@@ -78,13 +78,13 @@ public final class PageImages: @unchecked Sendable {
         let path = variant == .cleared ? clearedPath(of: number)! : BookDirectory.imagePath(of: book.pages[number - 1], in: directory)
         let out: Bitmap<RGBA8>
         do {
-            let bytes = try FileIO.read(path)
-            let info = try ImageDecoder.info(bytes, name: path)
+            // From the file, read in pieces: the encoded file is never held beside the pixels.
+            let info = try ImageDecoder.info(file: path)
             if ImageDecoder.canDecodeRows(info), !info.hasAlpha, info.width > 0, info.height > 0 {
-                out = try Self.decodeResampling(bytes, name: path, info: info, width: max(1, width), height: max(1, height))
+                out = try Self.decodeResampling(path, info: info, width: max(1, width), height: max(1, height))
             } else {
                 let scale = JPEGScale.largestReduction(from: info, covering: width, height)
-                let decoded = try ImageDecoder.decode(bytes, name: path, options: DecodeOptions(jpegScale: scale))
+                let decoded = try ImageDecoder.decode(file: path, options: DecodeOptions(jpegScale: scale))
                 out = decoded.resized(width: max(1, width), height: max(1, height))
             }
         } catch {
@@ -97,12 +97,19 @@ public final class PageImages: @unchecked Sendable {
     /// An opaque PNG (a cleared page) decoded a strip of rows at a time straight into the
     /// resampler: the full-size page is never held, which saves its allocation, the page faults
     /// of touching it and a pass over it, the bulk of a spread's decode-and-resize time.
-    private static func decodeResampling(_ bytes: [UInt8], name: String, info: ImageInfo, width: Int, height: Int) throws -> Bitmap<RGBA8> {
+    private static func decodeResampling(_ name: String, info: ImageInfo, width: Int, height: Int) throws -> Bitmap<RGBA8> {
         try Bitmap<RGBA8>(width: width, height: height) { out in
             let resampler = RowResampler(sourceWidth: info.width, sourceHeight: info.height, width: width, height: height, into: out)
-            try ImageDecoder.decodeRows(bytes, name: name) { rows, _, count in resampler.consume(rows, count: count) }
-            // decodeRows delivers every row or throws, so this is a programmer error.
-            precondition(resampler.isComplete, "\(name): row decoding ended before the last row")
+            // The file is opened again to decode: if it was replaced since `info` by one of
+            // another size, its rows are not fed to a resampler sized for the first.
+            var changed = false
+            let found = try ImageDecoder.decodeRows(file: name) { rows, first, count in
+                guard !changed, rows.count >= count * info.width, first + count <= info.height else { changed = true; return }
+                resampler.consume(rows, count: count)
+            }
+            guard !changed, found.width == info.width, found.height == info.height, resampler.isComplete else {
+                throw RenderError.pageImage(path: name, reason: "the file changed while it was being read")
+            }
         }
     }
 

@@ -53,6 +53,12 @@ import TestSupport
         [("whole", s.bytes)] + RobustnessTests.truncationPoints(s.bytes.count).map { ("cut at \($0)", Array(s.bytes.prefix($0))) }
     }
 
+    struct Rows: Equatable {
+        var pixels: [RGBA8]
+        var width: Int
+        var height: Int
+    }
+
     static func outcome<T: Equatable>(_ body: () throws(CodecError) -> T) -> Result<T, CodecError> {
         do throws(CodecError) { return .success(try body()) } catch { return .failure(error) }
     }
@@ -92,6 +98,27 @@ import TestSupport
             Self.expectSame(
                 "decodeGray", Self.outcome { () throws(CodecError) in try ImageDecoder.decodeGray(bytes, name: path) },
                 Self.outcome { () throws(CodecError) in try ImageDecoder.decodeGray(file: path) }, tag)
+            // Strips of rows (the render path's cleared pages): the same rows, in order, and the
+            // same verdict.
+            func rows(_ decode: (_ body: (UnsafeBufferPointer<RGBA8>, Int, Int) -> Void) throws(CodecError) -> ImageInfo)
+                -> Result<Rows, CodecError>
+            {
+                // The strip buffer is reused whole; its first `count` rows are this strip's.
+                var strips: [(first: Int, count: Int, pixels: [RGBA8])] = []
+                return Self.outcome { () throws(CodecError) in
+                    let info = try decode { strip, first, count in strips.append((first, count, Array(strip))) }
+                    var pixels: [RGBA8] = []
+                    for s in strips {
+                        #expect(s.first * info.width == pixels.count)
+                        pixels += s.pixels.prefix(s.count * info.width)
+                    }
+                    return Rows(pixels: pixels, width: info.width, height: info.height)
+                }
+            }
+            Self.expectSame(
+                "decodeRows",
+                rows { (body) throws(CodecError) in try ImageDecoder.decodeRows(bytes, name: path, stripRows: 7, body) },
+                rows { (body) throws(CodecError) in try ImageDecoder.decodeRows(file: path, stripRows: 7, body) }, tag)
             let eighth = DecodeOptions(jpegScale: .eighth, applyOrientation: false)
             Self.expectSame(
                 "decode 1/8 unrotated",
