@@ -19,34 +19,33 @@ extension InkMask {
         for v in luma { hist[Int(v)] += 1 }
         let threshold = otsuThreshold(hist)
         let dark = luma.map { Int($0) < threshold }
-        // Run lengths through each dark pixel, 0 where the run touches the edge.
-        var across = [Int32](repeating: 0, count: w * h), down = across
-        for y in 0..<h {
-            var x = 0
-            while x < w {
-                guard dark[y * w + x] else { x += 1; continue }
-                var end = x
-                while end < w && dark[y * w + end] { end += 1 }
-                let length = x == 0 || end == w ? 0 : Int32(end - x)
-                for i in x..<end { across[y * w + i] = length }
-                x = end
-            }
-        }
-        for x in 0..<w {
-            var y = 0
-            while y < h {
-                guard dark[y * w + x] else { y += 1; continue }
-                var end = y
-                while end < h && dark[end * w + x] { end += 1 }
-                let length = y == 0 || end == h ? 0 : Int32(end - y)
-                for i in y..<end { down[i * w + x] = length }
-                y = end
-            }
-        }
+        // Run lengths through each dark pixel, 0 where the run touches the edge: along the rows,
+        // then down the columns.
+        let across = runLengths(dark, lines: h, length: w) { line, at in line * w + at }
+        let down = runLengths(dark, lines: w, length: h) { line, at in at * w + line }
         var widths: [Int32] = []
         for i in dark.indices where across[i] > 0 && down[i] > 0 { widths.append(min(across[i], down[i])) }
         guard widths.count >= 16 else { return 0 }
         widths.sort()
         return Int(widths[3 * widths.count / 4])
+    }
+
+    /// For each pixel of `lines` lines of `length` pixels (`index(line, position)` its place in
+    /// `dark`), the length of the dark run through it; 0 off the dark side and for runs that
+    /// touch either end of their line.
+    private static func runLengths(_ dark: [Bool], lines: Int, length: Int, index: (Int, Int) -> Int) -> [Int32] {
+        var out = [Int32](repeating: 0, count: dark.count)
+        for line in 0..<lines {
+            var at = 0
+            while at < length {
+                guard dark[index(line, at)] else { at += 1; continue }
+                var end = at
+                while end < length && dark[index(line, end)] { end += 1 }
+                let run = at == 0 || end == length ? 0 : Int32(end - at)
+                for p in at..<end { out[index(line, p)] = run }
+                at = end
+            }
+        }
+        return out
     }
 }
