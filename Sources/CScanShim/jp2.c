@@ -6,14 +6,17 @@
 #include "pbscan.h"
 #include "scan_common.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <openjpeg.h>
 
 struct pbs_jp2 {
     opj_codec_t *codec;
     opj_stream_t *stream;
     opj_image_t *image;
-    const uint8_t *data;
+    const uint8_t *data;  ///< the bytes, when reading memory
+    int fd;               ///< the file, when reading one (pread at `position`); -1 otherwise
     size_t size, position;
     pbs_text message;
     int failed;
@@ -29,7 +32,11 @@ static void on_error(const char *message, void *user) {
 
 static void on_quiet(const char *message, void *user) { (void)message; (void)user; }
 
-pbs_jp2 *pbs_jp2_new(void) { return calloc(1, sizeof(pbs_jp2)); }
+pbs_jp2 *pbs_jp2_new(void) {
+    pbs_jp2 *j = calloc(1, sizeof(pbs_jp2));
+    if (j) j->fd = -1;
+    return j;
+}
 
 void pbs_jp2_free(pbs_jp2 *j) {
     if (!j) return;
@@ -43,11 +50,29 @@ const char *pbs_jp2_message(const pbs_jp2 *j) { return j->message.text; }
 
 // MARK: - Memory stream
 
+/// Reads `count` bytes at `offset` of the file, as many as it still has (it may have shrunk
+/// since it was measured): fewer is its end.
+static size_t fd_read_at(int fd, void *buffer, size_t count, size_t offset) {
+    size_t done = 0;
+    while (done < count) {
+        ssize_t n = pread(fd, (uint8_t *)buffer + done, count - done, (off_t)(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        done += (size_t)n;
+    }
+    return done;
+}
+
 static OPJ_SIZE_T mem_read(void *buffer, OPJ_SIZE_T count, void *user) {
     pbs_jp2 *j = user;
     if (j->position >= j->size) return (OPJ_SIZE_T)-1;  // OpenJPEG's end-of-stream
     size_t n = count < j->size - j->position ? count : j->size - j->position;
-    memcpy(buffer, j->data + j->position, n);
+    if (j->fd >= 0) {
+        n = fd_read_at(j->fd, buffer, n, j->position);
+        if (n == 0) { j->position = j->size; return (OPJ_SIZE_T)-1; }
+    } else {
+        memcpy(buffer, j->data + j->position, n);
+    }
     j->position += n;
     return n;
 }
@@ -130,13 +155,66 @@ int pbs_jp2_declared_size(const uint8_t *data, size_t size, pbs_jp2_declared *ou
     return PBS_OK;
 }
 
+int pbs_jp2_declared_size_fd(int fd, size_t size, pbs_jp2_declared *out) {
+    // The codestream's offset: 0 for a raw J2K, else the payload of the first top-level `jp2c`
+    // box, found by reading the box headers alone (what lies before it may be large).
+    uint8_t box[16];
+    size_t at = 0;
+    if (fd_read_at(fd, box, 12, 0) == 12 && memcmp(box, jp2_signature, 12) == 0) {
+        size_t found = SIZE_MAX;
+        while (size - at >= 8 && found == SIZE_MAX) {
+            if (fd_read_at(fd, box, 16, at) < 8) return PBS_ERROR;
+            uint64_t length = be32(box);
+            size_t header = 8;
+            if (length == 1) {
+                if (size - at < 16) return PBS_ERROR;
+                length = (uint64_t)be32(box + 8) << 32 | be32(box + 12);
+                header = 16;
+            } else if (length == 0) {
+                length = size - at;
+            }
+            if (length < header) return PBS_ERROR;
+            if (memcmp(box + 4, "jp2c", 4) == 0) { found = at + header; break; }
+            if (length > size - at) return PBS_ERROR;
+            at += (size_t)length;
+        }
+        if (found == SIZE_MAX) return PBS_ERROR;
+        at = found;
+    }
+    // SOC, SIZ's marker and length, and at most 65535 bytes of SIZ.
+    if (at > size) return PBS_ERROR;
+    size_t want = size - at < 4 + 65535 ? size - at : 4 + 65535;
+    uint8_t *siz = malloc(want ? want : 1);
+    if (!siz) return PBS_ERROR;
+    size_t got = fd_read_at(fd, siz, want, at);
+    int status = pbs_jp2_declared_size(siz, got, out);
+    free(siz);
+    return status;
+}
+
+static int read_header(pbs_jp2 *j, const uint8_t *head, size_t head_size, pbs_jp2_info *out);
+
 int pbs_jp2_read_header(pbs_jp2 *j, const uint8_t *data, size_t size, pbs_jp2_info *out) {
-    int codestream;
-    if (size >= 12 && memcmp(data, jp2_signature, 12) == 0) codestream = 0;
-    else if (size >= 4 && memcmp(data, j2k_signature, 4) == 0) codestream = 1;
-    else { pbs_text_set(&j->message, "not a JP2 file or J2K codestream"); return PBS_ERROR; }
     j->data = data;
     j->size = size;
+    return read_header(j, data, size, out);
+}
+
+int pbs_jp2_read_header_fd(pbs_jp2 *j, int fd, size_t size, pbs_jp2_info *out) {
+    uint8_t head[12];
+    size_t n = fd_read_at(fd, head, size < sizeof head ? size : sizeof head, 0);
+    j->fd = fd;
+    j->size = size;
+    return read_header(j, head, n, out);
+}
+
+/// `head`: the first bytes of the input (at least its signature, when it has one).
+static int read_header(pbs_jp2 *j, const uint8_t *head, size_t head_size, pbs_jp2_info *out) {
+    int codestream;
+    size_t size = j->size;
+    if (head_size >= 12 && memcmp(head, jp2_signature, 12) == 0) codestream = 0;
+    else if (head_size >= 4 && memcmp(head, j2k_signature, 4) == 0) codestream = 1;
+    else { pbs_text_set(&j->message, "not a JP2 file or J2K codestream"); return PBS_ERROR; }
     j->codec = opj_create_decompress(codestream ? OPJ_CODEC_J2K : OPJ_CODEC_JP2);
     j->stream = opj_stream_create(OPJ_J2K_STREAM_CHUNK_SIZE, OPJ_TRUE);
     if (!j->codec || !j->stream) { pbs_text_set(&j->message, "out of memory"); return PBS_TOO_BIG; }

@@ -94,8 +94,8 @@ public enum ImageDecoder {
 
     // The file entry points read PNG and JPEG in pieces through a descriptor (SourceFile), so
     // the encoded file is never held beside the decoded image; the verdicts and messages are those
-    // of decoding the same bytes from memory. TIFF is read by libtiff over the file; JPEG 2000 is
-    // decoded from memory (read whole: see SourceFile.readAll).
+    // of decoding the same bytes from memory. TIFF is read by libtiff over the file, JPEG 2000 by
+    // OpenJPEG through a stream over pread.
 
     /// ``info(_:name:)`` of the file at `path`.
     public static func info(file path: String) throws(CodecError) -> ImageInfo {
@@ -104,7 +104,8 @@ public enum ImageDecoder {
         case .png: return try PNGDecoding(file: file, strict: false).info
         case .jpeg: return try JPEGDecoding(file: file, strict: false).info
         case .tiff: return try TIFFDecoding(file: path, limits: .default).info
-        case .jpeg2000, .pdf: return try info(file.readAll(), name: path)
+        case .jpeg2000: return try JP2Decoding(file: file, limits: .default).info
+        case .pdf: return try info(file.readAll(), name: path)
         }
     }
 
@@ -115,7 +116,8 @@ public enum ImageDecoder {
         case .png: return try PNGDecoding(file: file, strict: options.strict).decodeRGBA(options: options)
         case .jpeg: return try JPEGDecoding(file: file, strict: options.strict).decodeRGBA(options: options)
         case .tiff: return try TIFFDecoding(file: path, limits: options.limits).decodeRGBA(options: options)
-        case .jpeg2000, .pdf: return try decode(file.readAll(), name: path, options: options)
+        case .jpeg2000: return try JP2Decoding(file: file, limits: options.limits).decodeRGBA(options: options)
+        case .pdf: return try decode(file.readAll(), name: path, options: options)
         }
     }
 
@@ -145,7 +147,8 @@ public enum ImageDecoder {
         case .png: return try PNGDecoding(file: file, strict: options.strict).decodeGray(options: options)
         case .jpeg: return try JPEGDecoding(file: file, strict: options.strict).decodeGray(options: options)
         case .tiff: return try TIFFDecoding(file: path, limits: options.limits).decodeGray(options: options)
-        case .jpeg2000, .pdf: return try decodeGray(file.readAll(), name: path, options: options)
+        case .jpeg2000: return try JP2Decoding(file: file, limits: options.limits).decodeGray(options: options)
+        case .pdf: return try decodeGray(file.readAll(), name: path, options: options)
         }
     }
 

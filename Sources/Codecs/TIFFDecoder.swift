@@ -138,6 +138,23 @@ final class JP2Decoding {
         try check(pbs_jp2_read_header(j, data.baseAddress, data.count, &header))
     }
 
+    /// The file, when reading one: kept open as long as OpenJPEG may read it.
+    private var file: SourceFile?
+
+    /// Reads the main header of the open file in pieces (OpenJPEG's stream over pread), judging
+    /// what its SIZ marker declares first, as ``init(_:name:limits:)`` does from memory.
+    init(file: SourceFile, limits: DecodeLimits) throws(CodecError) {
+        var declared = pbs_jp2_declared()
+        if pbs_jp2_declared_size_fd(file.fd, file.size, &declared) == Int32(PBS_OK) {
+            try Self.judge(declared, name: file.path, limits: limits)
+        }
+        guard let j = pbs_jp2_new() else { throw .corrupt(name: file.path, format: .jpeg2000, reason: "out of memory") }
+        self.j = j
+        self.name = file.path
+        self.file = file
+        try check(pbs_jp2_read_header_fd(j, file.fd, file.size, &header))
+    }
+
     /// OpenJPEG keeps about 10 KB for every tile and 1 KB for every tile-component while it reads
     /// the main header (measured with OpenJPEG 2.5: 6,000 one-component tiles cost 57 MB). That
     /// bookkeeping may cost as much as the decoded image itself, or 16 MiB for a small one, and no

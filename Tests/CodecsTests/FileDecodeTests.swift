@@ -1,4 +1,5 @@
-// Decoding a file in pieces (PNG and JPEG through a descriptor and a 64 KiB buffer) must give
+// Decoding a file in pieces (PNG and JPEG through a descriptor and a 64 KiB buffer, JPEG 2000
+// through OpenJPEG's stream over pread) must give
 // exactly what decoding the same bytes from memory gives: the same pixels, the same header, and
 // for damaged files the same error case and message.
 import Codecs
@@ -19,9 +20,10 @@ import TestSupport
     static let fuzzCorpus: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus").path
 
-    /// The fuzz corpus's PNG and JPEG seeds (hostile ones included: huge dimensions, a chunk
-    /// longer than the file, a chunk without its CRC, cut files).
-    static let onDisk: [Sample] = ["png", "jpeg"].flatMap { kind -> [Sample] in
+    /// The fuzz corpus's PNG, JPEG and JPEG 2000 seeds (hostile ones included: huge dimensions,
+    /// a chunk longer than the file, a chunk without its CRC, tens of thousands of tiles, cut
+    /// files).
+    static let onDisk: [Sample] = ["png", "jpeg", "jp2"].flatMap { kind -> [Sample] in
         let folder = fuzzCorpus + "/" + kind
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         return names.compactMap { n in (try? FileIO.read(folder + "/" + n)).map { Sample(name: kind + "/" + n, bytes: $0) } }

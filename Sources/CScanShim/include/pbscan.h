@@ -79,6 +79,9 @@ typedef struct pbs_jp2_declared {
 /// Returns PBS_OK with `out` filled, or PBS_ERROR when no SIZ can be read (OpenJPEG then names
 /// the problem).
 int pbs_jp2_declared_size(const uint8_t *data, size_t size, pbs_jp2_declared *out);
+/// The same, from the file open at `fd` (`size` bytes), read with pread: the box headers up to
+/// the codestream, then its SIZ marker.
+int pbs_jp2_declared_size_fd(int fd, size_t size, pbs_jp2_declared *out);
 
 pbs_jp2 *pbs_jp2_new(void);
 void pbs_jp2_free(pbs_jp2 *j);
@@ -86,6 +89,9 @@ const char *pbs_jp2_message(const pbs_jp2 *j);
 /// Reads the main header of a JP2 file or J2K codestream (told apart by their signatures);
 /// `data` must outlive the handle. No sample memory is allocated yet.
 int pbs_jp2_read_header(pbs_jp2 *j, const uint8_t *data, size_t size, pbs_jp2_info *out);
+/// The same from the file open at `fd`, `size` bytes long, read in pieces with pread as OpenJPEG
+/// asks for them; `fd` must stay open as long as the handle.
+int pbs_jp2_read_header_fd(pbs_jp2 *j, int fd, size_t size, pbs_jp2_info *out);
 /// Decodes every tile and converts to 8-bit straight RGBA (gray replicated, subsampled
 /// components upsampled, sYCC converted), rows `stride` bytes apart.
 int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride);
