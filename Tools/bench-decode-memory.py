@@ -111,6 +111,12 @@ def make_files(folder, quick):
     add_image(f"progressive-444-{W}x{H}.jpg", noise, "normal", quality=95, progressive=True, subsampling=0)
     add_image(f"gray-progressive-{W}x{H}.jpg", noise.convert("L"), "normal", progressive=True)
     add_image(f"cmyk-{w2}x{h2}.jpg", part.convert("CMYK"), "normal", quality=90)
+    # JPEG 2000 when Pillow was built with OpenJPEG (the PyPI wheels are): lossless, so the file
+    # is about as large as the image and holding it whole would show.
+    try:
+        add_image(f"rgb-{w2}x{h2}.jp2", part, "normal", irreversible=False)
+    except (OSError, KeyError) as e:
+        print(f"bench-decode-memory: no JPEG 2000 row ({e})", file=sys.stderr)
     # One grey, 100 megapixels (25 when quick): a real image, decoded in full (400 MiB of RGBA).
     w = h = 10000 // k
     rows = zeros_stream(h * (1 + w))
