@@ -587,26 +587,45 @@ public enum InkMask {
     }
 
     /// Separable running extremum (square window of side 2·half+1), clipped at the edges.
-    static func extremum(_ a: [UInt8], _ w: Int, _ h: Int, _ half: Int, _ pick: (UInt8, UInt8) -> UInt8) -> [UInt8] {
-        guard half > 0 else { return a }
+    /// Each line costs three comparisons a pixel whatever the window (van Herk / Gil–Werman:
+    /// running extrema within blocks of the window's length, forwards and backwards, and each
+    /// window is one block's tail and the next one's head), so a window widened to a bold
+    /// stroke costs no more than a thin one.
+    static func extremum(_ a: [UInt8], _ w: Int, _ h: Int, _ half: Int, _ pick: (UInt8, UInt8) -> UInt8, identity: UInt8) -> [UInt8] {
+        guard half > 0, w > 0, h > 0 else { return a }
         var tmp = a, out = a
-        for y in 0..<h {
-            for x in 0..<w {
-                var v = a[y * w + x]
-                for xx in max(0, x - half)...min(w - 1, x + half) { v = pick(v, a[y * w + xx]) }
-                tmp[y * w + x] = v
+        let longest = max(w, h) + 2 * half
+        var line = [UInt8](repeating: identity, count: longest)
+        var forward = line, backward = line
+        let k = 2 * half + 1
+        /// `line[0..<n + 2·half]` holds one line padded with `identity` on both sides; `store(x, v)`
+        /// receives the extremum over the window centred on pixel x.
+        func run(_ n: Int, _ store: (Int, UInt8) -> Void) {
+            let padded = n + 2 * half
+            var start = 0
+            while start < padded {
+                let end = min(padded, start + k)
+                var v = identity
+                for i in start..<end { v = pick(v, line[i]); forward[i] = v }
+                v = identity
+                for i in stride(from: end - 1, through: start, by: -1) { v = pick(v, line[i]); backward[i] = v }
+                start = end
             }
+            for x in 0..<n { store(x, pick(backward[x], forward[x + k - 1])) }
         }
         for y in 0..<h {
-            for x in 0..<w {
-                var v = tmp[y * w + x]
-                for yy in max(0, y - half)...min(h - 1, y + half) { v = pick(v, tmp[yy * w + x]) }
-                out[y * w + x] = v
-            }
+            for x in 0..<w { line[half + x] = a[y * w + x] }
+            for x in 0..<half { line[x] = identity; line[half + w + x] = identity }
+            run(w) { x, v in tmp[y * w + x] = v }
+        }
+        for x in 0..<w {
+            for y in 0..<h { line[half + y] = tmp[y * w + x] }
+            for y in 0..<half { line[y] = identity; line[half + h + y] = identity }
+            run(h) { y, v in out[y * w + x] = v }
         }
         return out
     }
 
-    static func dilate(_ a: [UInt8], _ w: Int, _ h: Int, _ half: Int) -> [UInt8] { extremum(a, w, h, half, max) }
-    static func erode(_ a: [UInt8], _ w: Int, _ h: Int, _ half: Int) -> [UInt8] { extremum(a, w, h, half, min) }
+    static func dilate(_ a: [UInt8], _ w: Int, _ h: Int, _ half: Int) -> [UInt8] { extremum(a, w, h, half, max, identity: 0) }
+    static func erode(_ a: [UInt8], _ w: Int, _ h: Int, _ half: Int) -> [UInt8] { extremum(a, w, h, half, min, identity: 255) }
 }

@@ -53,4 +53,31 @@ import Testing
         let old = InkMask.estimate(page: page, in: box, parameters: narrow)
         #expect(ink.pixels.indices.filter { ink.pixels[$0] != 0 && old.pixels[$0] == 0 }.count > 500)
     }
+
+    /// The running extremum (the closing behind every estimate) equals the direct one: windows
+    /// narrower and wider than the image, square and long images, both extrema.
+    @Test(arguments: [(1, 1, 1), (17, 5, 1), (5, 17, 3), (40, 23, 7), (23, 40, 30), (64, 64, 14), (9, 3, 12)])
+    func runningExtremaEqualTheDirectOnes(_ size: (Int, Int, Int)) {
+        let (w, h, half) = size
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15 &* UInt64(w * 131 + h * 7 + half)
+        let a = (0..<(w * h)).map { _ -> UInt8 in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        func direct(_ pick: (UInt8, UInt8) -> UInt8) -> [UInt8] {
+            var out = a
+            for y in 0..<h {
+                for x in 0..<w {
+                    var v = a[y * w + x]
+                    for yy in max(0, y - half)...min(h - 1, y + half) {
+                        for xx in max(0, x - half)...min(w - 1, x + half) { v = pick(v, a[yy * w + xx]) }
+                    }
+                    out[y * w + x] = v
+                }
+            }
+            return out
+        }
+        #expect(InkMask.dilate(a, w, h, half) == direct(max))
+        #expect(InkMask.erode(a, w, h, half) == direct(min))
+    }
 }
