@@ -102,41 +102,74 @@ static const uint8_t j2k_signature[4] = {0xff, 0x4f, 0xff, 0x51};
 static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
-/// Offset of the codestream inside a JP2 file: the payload of its first top-level `jp2c` box.
-static int jp2c_offset(const uint8_t *data, size_t size, size_t *offset) {
+/// Reads up to `count` bytes at `offset` of an input into `buffer`; returns how many it had.
+typedef size_t (*read_at_fn)(const void *input, void *buffer, size_t count, size_t offset);
+
+typedef struct memory_input {
+    const uint8_t *data;
+    size_t size;
+} memory_input;
+
+static size_t memory_read_at(const void *input, void *buffer, size_t count, size_t offset) {
+    const memory_input *m = input;
+    if (offset >= m->size) return 0;
+    size_t n = count < m->size - offset ? count : m->size - offset;
+    memcpy(buffer, m->data + offset, n);
+    return n;
+}
+
+static size_t file_read_at(const void *input, void *buffer, size_t count, size_t offset) {
+    return fd_read_at(*(const int *)input, buffer, count, offset);
+}
+
+/// Offset of the codestream inside a JP2 file of `size` bytes: the payload of its first
+/// top-level `jp2c` box, found by reading the box headers alone.
+static int jp2c_offset(read_at_fn read_at, const void *input, size_t size, size_t *offset) {
+    uint8_t box[16];
     size_t at = 0;
     while (size - at >= 8) {
-        uint64_t length = be32(data + at);
+        size_t got = read_at(input, box, 16, at);
+        if (got < 8) return 0;
+        uint64_t length = be32(box);
         size_t header = 8;
         if (length == 1) {  // a 64-bit length follows the type
-            if (size - at < 16) return 0;
-            length = (uint64_t)be32(data + at + 8) << 32 | be32(data + at + 12);
+            if (size - at < 16 || got < 16) return 0;
+            length = (uint64_t)be32(box + 8) << 32 | be32(box + 12);
             header = 16;
         } else if (length == 0) {  // the box runs to the end of the file
             length = size - at;
         }
         if (length < header) return 0;
-        if (memcmp(data + at + 4, "jp2c", 4) == 0) { *offset = at + header; return 1; }
+        if (memcmp(box + 4, "jp2c", 4) == 0) { *offset = at + header; return 1; }
         if (length > size - at) return 0;
         at += (size_t)length;
     }
     return 0;
 }
 
+/// SIZ of the codestream at `data` (`size` bytes from SOC on).
+static int declared_in_codestream(const uint8_t *data, size_t size, pbs_jp2_declared *out);
+
 int pbs_jp2_declared_size(const uint8_t *data, size_t size, pbs_jp2_declared *out) {
     size_t at = 0;
     if (size >= 12 && memcmp(data, jp2_signature, 12) == 0) {
-        if (!jp2c_offset(data, size, &at)) return PBS_ERROR;
+        memory_input m = {data, size};
+        if (!jp2c_offset(memory_read_at, &m, size, &at)) return PBS_ERROR;
     }
+    if (size < at) return PBS_ERROR;
+    return declared_in_codestream(data + at, size - at, out);
+}
+
+static int declared_in_codestream(const uint8_t *data, size_t size, pbs_jp2_declared *out) {
     // SOC, then the SIZ marker: Lsiz, Rsiz, nine 32-bit fields, Csiz, and 3 bytes per component.
-    if (size < at || size - at < 2 + 40 || memcmp(data + at, j2k_signature, 4) != 0) return PBS_ERROR;
-    const uint8_t *siz = data + at + 2;
+    if (size < 2 + 40 || memcmp(data, j2k_signature, 4) != 0) return PBS_ERROR;
+    const uint8_t *siz = data + 2;
     uint16_t length = be16(siz + 2);
     uint32_t xs = be32(siz + 6), ys = be32(siz + 10), x0 = be32(siz + 14), y0 = be32(siz + 18);
     uint32_t tw = be32(siz + 22), th = be32(siz + 26), tx0 = be32(siz + 30), ty0 = be32(siz + 34);
     uint16_t components = be16(siz + 38);
     if (xs <= x0 || ys <= y0 || tw == 0 || th == 0 || tx0 > x0 || ty0 > y0 || components == 0) return PBS_ERROR;
-    if ((size_t)length < 38 + 3 * (size_t)components || size - at - 4 < (size_t)length) return PBS_ERROR;
+    if ((size_t)length < 38 + 3 * (size_t)components || size - 4 < (size_t)length) return PBS_ERROR;
     out->width = xs - x0;
     out->height = ys - y0;
     out->components = components;
@@ -156,30 +189,10 @@ int pbs_jp2_declared_size(const uint8_t *data, size_t size, pbs_jp2_declared *ou
 }
 
 int pbs_jp2_declared_size_fd(int fd, size_t size, pbs_jp2_declared *out) {
-    // The codestream's offset: 0 for a raw J2K, else the payload of the first top-level `jp2c`
-    // box, found by reading the box headers alone (what lies before it may be large).
-    uint8_t box[16];
+    uint8_t head[12];
     size_t at = 0;
-    if (fd_read_at(fd, box, 12, 0) == 12 && memcmp(box, jp2_signature, 12) == 0) {
-        size_t found = SIZE_MAX;
-        while (size - at >= 8 && found == SIZE_MAX) {
-            if (fd_read_at(fd, box, 16, at) < 8) return PBS_ERROR;
-            uint64_t length = be32(box);
-            size_t header = 8;
-            if (length == 1) {
-                if (size - at < 16) return PBS_ERROR;
-                length = (uint64_t)be32(box + 8) << 32 | be32(box + 12);
-                header = 16;
-            } else if (length == 0) {
-                length = size - at;
-            }
-            if (length < header) return PBS_ERROR;
-            if (memcmp(box + 4, "jp2c", 4) == 0) { found = at + header; break; }
-            if (length > size - at) return PBS_ERROR;
-            at += (size_t)length;
-        }
-        if (found == SIZE_MAX) return PBS_ERROR;
-        at = found;
+    if (fd_read_at(fd, head, 12, 0) == 12 && memcmp(head, jp2_signature, 12) == 0) {
+        if (!jp2c_offset(file_read_at, &fd, size, &at)) return PBS_ERROR;
     }
     // SOC, SIZ's marker and length, and at most 65535 bytes of SIZ.
     if (at > size) return PBS_ERROR;
@@ -187,7 +200,7 @@ int pbs_jp2_declared_size_fd(int fd, size_t size, pbs_jp2_declared *out) {
     uint8_t *siz = malloc(want ? want : 1);
     if (!siz) return PBS_ERROR;
     size_t got = fd_read_at(fd, siz, want, at);
-    int status = pbs_jp2_declared_size(siz, got, out);
+    int status = declared_in_codestream(siz, got, out);
     free(siz);
     return status;
 }
