@@ -95,7 +95,8 @@ public enum ImageDecoder {
     // The file entry points read PNG and JPEG in pieces through a descriptor (SourceFile), so
     // the encoded file is never held beside the decoded image; the verdicts and messages are those
     // of decoding the same bytes from memory. TIFF is read by libtiff over the file, JPEG 2000 by
-    // OpenJPEG through a stream over pread.
+    // OpenJPEG through a stream over pread; a PDF is refused from its first bytes (it was read
+    // whole only to be told it is not an image).
 
     /// ``info(_:name:)`` of the file at `path`.
     public static func info(file path: String) throws(CodecError) -> ImageInfo {
@@ -105,7 +106,7 @@ public enum ImageDecoder {
         case .jpeg: return try JPEGDecoding(file: file, strict: false).info
         case .tiff: return try TIFFDecoding(file: path, limits: .default).info
         case .jpeg2000: return try JP2Decoding(file: file, limits: .default).info
-        case .pdf: return try info(file.readAll(), name: path)
+        case .pdf: throw pdfIsNotAnImage(path)
         }
     }
 
@@ -117,7 +118,7 @@ public enum ImageDecoder {
         case .jpeg: return try JPEGDecoding(file: file, strict: options.strict).decodeRGBA(options: options)
         case .tiff: return try TIFFDecoding(file: path, limits: options.limits).decodeRGBA(options: options)
         case .jpeg2000: return try JP2Decoding(file: file, limits: options.limits).decodeRGBA(options: options)
-        case .pdf: return try decode(file.readAll(), name: path, options: options)
+        case .pdf: throw pdfIsNotAnImage(path)
         }
     }
 
@@ -148,7 +149,7 @@ public enum ImageDecoder {
         case .jpeg: return try JPEGDecoding(file: file, strict: options.strict).decodeGray(options: options)
         case .tiff: return try TIFFDecoding(file: path, limits: options.limits).decodeGray(options: options)
         case .jpeg2000: return try JP2Decoding(file: file, limits: options.limits).decodeGray(options: options)
-        case .pdf: return try decodeGray(file.readAll(), name: path, options: options)
+        case .pdf: throw pdfIsNotAnImage(path)
         }
     }
 

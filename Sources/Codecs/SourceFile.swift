@@ -4,7 +4,7 @@ import Glibc
 import FileIO
 
 /// An image file opened for a decode that reads it in pieces (libpng and libjpeg through a 64 KiB
-/// buffer), so the encoded file never sits whole beside the decoded image. Only regular files
+/// buffer, OpenJPEG through pread), so the encoded file never sits whole beside the decoded image. Only regular files
 /// are opened (FileIO's rule: a FIFO, a directory or a device is refused, never waited on). The
 /// descriptor lives as long as this object, which the decoders reading it keep.
 final class SourceFile {
@@ -29,11 +29,5 @@ final class SourceFile {
     /// the offset at 0 for the readers that follow.
     func prefix(_ count: Int) throws(CodecError) -> [UInt8] {
         do { return try FileIO.readPrefix(fd, count: count, path: path) } catch { throw .file(error) }
-    }
-
-    /// The whole file, for the formats decoded from memory (JPEG 2000: OpenJPEG's stream over a
-    /// buffer is the path every JP2 test and the header check use; JP2 scans are rare).
-    func readAll() throws(CodecError) -> [UInt8] {
-        do { return try FileIO.readAll(fd, size: size, path: path) } catch { throw .file(error) }
     }
 }

@@ -22,8 +22,8 @@ import TestSupport
 
     /// The fuzz corpus's PNG, JPEG and JPEG 2000 seeds (hostile ones included: huge dimensions,
     /// a chunk longer than the file, a chunk without its CRC, tens of thousands of tiles, cut
-    /// files).
-    static let onDisk: [Sample] = ["png", "jpeg", "jp2"].flatMap { kind -> [Sample] in
+    /// files), and its PDFs (refused as images, from the file as from memory).
+    static let onDisk: [Sample] = ["png", "jpeg", "jp2", "pdf"].flatMap { kind -> [Sample] in
         let folder = fuzzCorpus + "/" + kind
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         return names.compactMap { n in (try? FileIO.read(folder + "/" + n)).map { Sample(name: kind + "/" + n, bytes: $0) } }
