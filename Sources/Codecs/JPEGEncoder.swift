@@ -1,6 +1,5 @@
 import CJPEG
 import CShim
-import FileIO
 public import Raster
 
 /// How to write a JPEG.
@@ -62,12 +61,10 @@ public enum JPEGEncoder {
     }
 
     private static func written(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) -> Result<Void, CodecError> {
-        do throws(FileError) {
-            let file = try AtomicStream(path: path)
-            if let base = bytes.baseAddress { try file.write(base, count: bytes.count) }
-            try file.commit()
+        do throws(CodecError) {
+            try writeStreamed(to: path) { (sink) throws(CodecError) in try sink(UnsafeRawBufferPointer(bytes)) }
         } catch {
-            return .failure(.file(error))
+            return .failure(error)
         }
         return .success(())
     }

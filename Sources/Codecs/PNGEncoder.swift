@@ -109,6 +109,13 @@ public enum PNGEncoder {
             level: options.compressionLevel, filter: options.filter, tuning: tuning)
     }
 
+    /// The non-interlaced writer of a gray bitmap.
+    static func grayWriter(_ bitmap: Bitmap<UInt8>, options: PNGEncodeOptions, tuning: PNGWriterTuning) -> PNGWriter {
+        PNGWriter(
+            width: bitmap.width, height: bitmap.height, colorType: 0, layout: .copy,
+            level: options.compressionLevel, filter: options.filter, tuning: tuning)
+    }
+
     /// Whether every pixel is opaque and whether every pixel is gray; bands of a big image are
     /// checked in parallel, each stopping as soon as it has seen both answers are no.
     static func channelsNeeded(_ pixels: UnsafeBufferPointer<RGBA8>) -> (opaque: Bool, gray: Bool) {
@@ -150,9 +157,7 @@ public enum PNGEncoder {
         throws(CodecError) -> [UInt8]
     {
         if !options.interlaced {
-            let writer = PNGWriter(
-                width: bitmap.width, height: bitmap.height, colorType: 0, layout: .copy,
-                level: options.compressionLevel, filter: options.filter, tuning: tuning)
+            let writer = grayWriter(bitmap, options: options, tuning: tuning)
             return try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) -> [UInt8] in
                 try writer.encode(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width, name: name)
             }
@@ -178,12 +183,7 @@ public enum PNGEncoder {
             return try writeFile(encode(bitmap, options: options, name: path, tuning: tuning), to: path)
         }
         let (opaque, gray) = channelsNeeded(bitmap, options: options)
-        let writer = rgbaWriter(bitmap, gray: gray, opaque: opaque, options: options, tuning: tuning)
-        try streamed(to: path) { (sink) throws(CodecError) in
-            try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) in
-                try writer.write(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width * 4, name: path, to: sink)
-            }
-        }
+        try write(bitmap, with: rgbaWriter(bitmap, gray: gray, opaque: opaque, options: options, tuning: tuning), to: path)
     }
 
     public static func write(_ bitmap: Bitmap<UInt8>, to path: String, options: PNGEncodeOptions = .default) throws(CodecError) {
@@ -196,29 +196,32 @@ public enum PNGEncoder {
         guard !options.interlaced else {
             return try writeFile(encode(bitmap, options: options, name: path, tuning: tuning), to: path)
         }
-        let writer = PNGWriter(
-            width: bitmap.width, height: bitmap.height, colorType: 0, layout: .copy,
-            level: options.compressionLevel, filter: options.filter, tuning: tuning)
-        try streamed(to: path) { (sink) throws(CodecError) in
+        try write(bitmap, with: grayWriter(bitmap, options: options, tuning: tuning), to: path)
+    }
+
+    /// `bitmap`'s pixels through `writer` into the file at `path`, as they are encoded.
+    private static func write<Pixel>(_ bitmap: Bitmap<Pixel>, with writer: PNGWriter, to path: String) throws(CodecError) {
+        try writeStreamed(to: path) { (sink) throws(CodecError) in
             try bitmap.pixels.withUnsafeBufferPointer { (p) throws(CodecError) in
-                try writer.write(source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width, name: path, to: sink)
+                try writer.write(
+                    source: UnsafeRawBufferPointer(p), sourceStride: bitmap.width * MemoryLayout<Pixel>.stride, name: path, to: sink)
             }
         }
     }
+}
 
-    /// Runs `body` with a sink that appends to a temporary file, renamed to `path` when `body`
-    /// returns; if it throws, the temporary file is removed and `path` is untouched.
-    static func streamed(
-        to path: String, _ body: (_ sink: (UnsafeRawBufferPointer) throws(CodecError) -> Void) throws(CodecError) -> Void
-    ) throws(CodecError) {
-        let file: AtomicStream
-        do throws(FileError) { file = try AtomicStream(path: path) } catch { throw .file(error) }
-        try body { (bytes) throws(CodecError) in
-            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-            do throws(FileError) { try file.write(base, count: bytes.count) } catch { throw .file(error) }
-        }
-        do throws(FileError) { try file.commit() } catch { throw .file(error) }
+/// Runs `body` with a sink that appends to a temporary file, renamed to `path` when `body`
+/// returns; if it throws, the temporary file is removed and `path` is untouched.
+func writeStreamed(
+    to path: String, _ body: (_ sink: (UnsafeRawBufferPointer) throws(CodecError) -> Void) throws(CodecError) -> Void
+) throws(CodecError) {
+    let file: AtomicStream
+    do throws(FileError) { file = try AtomicStream(path: path) } catch { throw .file(error) }
+    try body { (bytes) throws(CodecError) in
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        do throws(FileError) { try file.write(base, count: bytes.count) } catch { throw .file(error) }
     }
+    do throws(FileError) { try file.commit() } catch { throw .file(error) }
 }
 
 func writeFile(_ bytes: [UInt8], to path: String) throws(CodecError) {
