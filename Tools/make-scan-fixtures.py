@@ -36,6 +36,21 @@ def palette_index(x, y):
     return (x // 6 + y // 4) % 4
 
 
+def box(kind, payload):
+    return struct.pack(">I", 8 + len(payload)) + kind + payload
+
+
+def palette_jp2(codestream, width, height, palette):
+    """A JP2 file (ISO/IEC 15444-1 annex I) around a one-component codestream of palette indices."""
+    ihdr = struct.pack(">IIHBBBB", height, width, 1, 7, 7, 0, 0)  # 1 component, 8-bit, wavelet, no IPR
+    colr = struct.pack(">BBBI", 1, 0, 0, 16)  # enumerated, sRGB
+    pclr = struct.pack(">HB", len(palette), 3) + bytes([7, 7, 7]) + b"".join(bytes(c) for c in palette)
+    cmap = b"".join(struct.pack(">HBB", 0, 1, column) for column in range(3))  # component 0 through palette column n
+    return (box(b"jP  ", b"\r\n\x87\n") + box(b"ftyp", b"jp2 " + struct.pack(">I", 0) + b"jp2 ")
+            + box(b"jp2h", box(b"ihdr", ihdr) + box(b"colr", colr) + box(b"pclr", pclr) + box(b"cmap", cmap))
+            + box(b"jp2c", codestream))
+
+
 def tiff(path, width, height, spp, bps, photometric, data, colormap=None):
     """A little-endian baseline TIFF, one strip, no compression."""
     entries = []
@@ -178,6 +193,21 @@ def main():
     run("opj_compress", "-n", "3", "-i", raw("gray16.pgm"), "-o", os.path.join(out, "gray16.j2k"))
     # Six 8×8 tiles: tiling is read, and not mistaken for the hostile tilings Codecs refuses.
     run("opj_compress", "-n", "3", "-t", "8,8", "-i", raw("rgb.ppm"), "-o", os.path.join(out, "rgb8-tiled.jp2"))
+    # Read a band of rows at a time, these must give exactly what a whole decode gives: lossy
+    # (the 9/7 wavelet), every component subsampled 2×2 on an image whose origin is not 0,0, and
+    # tiles whose grid starts above and left of the image.
+    run("opj_compress", "-n", "3", "-I", "-r", "8", "-i", raw("rgb.ppm"), "-o", os.path.join(out, "rgb8-lossy.jp2"))
+    run("opj_compress", "-n", "2", "-s", "2,2", "-d", "3,5", "-i", raw("rgb.ppm"), "-o", os.path.join(out, "rgb8-subsampled-offset.j2k"))
+    run("opj_compress", "-n", "2", "-t", "7,5", "-T", "1,3", "-d", "2,4", "-i", raw("rgb.ppm"), "-o", os.path.join(out, "rgb8-tiles-offset.j2k"))
+    # A palette JP2 (opj_compress makes none): a codestream of indices wrapped in boxes by hand,
+    # its header holding pclr and cmap boxes, which OpenJPEG applies to the decoded image.
+    with open(raw("index.pgm"), "wb") as f:
+        f.write(b"P5\n%d %d\n255\n" % (W, H) + pal)
+    run("opj_compress", "-n", "2", "-i", raw("index.pgm"), "-o", raw("index.j2k"))
+    with open(raw("index.j2k"), "rb") as f:
+        codestream = f.read()
+    with open(os.path.join(out, "palette8.jp2"), "wb") as f:
+        f.write(palette_jp2(codestream, W, H, PALETTE))
 
     # Page 1: a scan (one image filling the page, drawn at 24×16 pixels on a 72×48 pt page).
     # Page 2: no image: a dark blue square on white, which must be rendered.

@@ -22,6 +22,12 @@ struct pbs_jp2 {
     int failed;
     /// The size the header declared: the caller's buffer is exactly this, whatever the decode says.
     uint32_t width, height;
+    int codestream;  ///< a raw J2K codestream rather than a JP2 file
+    /// The JP2 header holds a palette, component mapping or channel definition: OpenJPEG applies
+    /// them to the image on the first decode and then forgets them, so such a file is not decoded
+    /// twice through one codec.
+    int has_channel_boxes;
+    uint32_t y0;  ///< the image's top row on the reference grid
 };
 
 static void on_error(const char *message, void *user) {
@@ -122,6 +128,30 @@ static size_t file_read_at(const void *input, void *buffer, size_t count, size_t
     return fd_read_at(*(const int *)input, buffer, count, offset);
 }
 
+/// The box whose header starts at `at`, in a run of boxes ending at `end`: its type, where its
+/// payload starts and where the next box starts. 0 when no whole box is there.
+static int read_box(read_at_fn read_at, const void *input, size_t at, size_t end, uint8_t type[4],
+                    size_t *payload, size_t *next) {
+    uint8_t box[16];
+    if (at > end || end - at < 8) return 0;
+    size_t got = read_at(input, box, 16, at);
+    if (got < 8) return 0;
+    uint64_t length = be32(box);
+    size_t header = 8;
+    if (length == 1) {  // a 64-bit length follows the type
+        if (end - at < 16 || got < 16) return 0;
+        length = (uint64_t)be32(box + 8) << 32 | be32(box + 12);
+        header = 16;
+    } else if (length == 0) {  // the box runs to the end of its run
+        length = end - at;
+    }
+    if (length < header || length > end - at) return 0;
+    memcpy(type, box + 4, 4);
+    *payload = at + header;
+    *next = at + (size_t)length;
+    return 1;
+}
+
 /// Offset of the codestream inside a JP2 file of `size` bytes: the payload of its first
 /// top-level `jp2c` box, found by reading the box headers alone.
 static int jp2c_offset(read_at_fn read_at, const void *input, size_t size, size_t *offset) {
@@ -145,6 +175,27 @@ static int jp2c_offset(read_at_fn read_at, const void *input, size_t size, size_
         at += (size_t)length;
     }
     return 0;
+}
+
+/// Whether the JP2 header box holds a palette (`pclr`), component mapping (`cmap`) or channel
+/// definition (`cdef`).
+static int jp2h_has_channel_boxes(read_at_fn read_at, const void *input, size_t size) {
+    uint8_t type[4];
+    size_t at = 0, payload, next;
+    while (read_box(read_at, input, at, size, type, &payload, &next)) {
+        if (memcmp(type, "jp2h", 4) == 0) {
+            size_t inner = payload, inner_payload, inner_next;
+            while (read_box(read_at, input, inner, next, type, &inner_payload, &inner_next)) {
+                if (memcmp(type, "pclr", 4) == 0 || memcmp(type, "cmap", 4) == 0 || memcmp(type, "cdef", 4) == 0) return 1;
+                inner = inner_next;
+            }
+            return 0;
+        }
+        if (memcmp(type, "jp2c", 4) == 0) return 0;
+        at = next;
+    }
+    // Not readable as boxes: OpenJPEG read it, so say yes and decode it the careful way.
+    return 1;
 }
 
 /// SIZ of the codestream at `data` (`size` bytes from SOC on).
@@ -221,21 +272,23 @@ int pbs_jp2_read_header_fd(pbs_jp2 *j, int fd, size_t size, pbs_jp2_info *out) {
     return read_header(j, head, n, out);
 }
 
-/// `head`: the first bytes of the input (at least its signature, when it has one).
-static int read_header(pbs_jp2 *j, const uint8_t *head, size_t head_size, pbs_jp2_info *out) {
-    int codestream;
-    size_t size = j->size;
-    if (head_size >= 12 && memcmp(head, jp2_signature, 12) == 0) codestream = 0;
-    else if (head_size >= 4 && memcmp(head, j2k_signature, 4) == 0) codestream = 1;
-    else { pbs_text_set(&j->message, "not a JP2 file or J2K codestream"); return PBS_ERROR; }
-    j->codec = opj_create_decompress(codestream ? OPJ_CODEC_J2K : OPJ_CODEC_JP2);
+/// Makes a codec and a stream reading the input from its first byte, and reads the main header
+/// into `j->image`. Called once for the header, and again for each band of rows when a band
+/// cannot be decoded through the same codec (see `pbs_jp2_decode_rgba`).
+static int open_codec(pbs_jp2 *j) {
+    if (j->image) { opj_image_destroy(j->image); j->image = NULL; }
+    if (j->stream) { opj_stream_destroy(j->stream); j->stream = NULL; }
+    if (j->codec) { opj_destroy_codec(j->codec); j->codec = NULL; }
+    j->position = 0;
+    j->failed = 0;
+    j->codec = opj_create_decompress(j->codestream ? OPJ_CODEC_J2K : OPJ_CODEC_JP2);
     j->stream = opj_stream_create(OPJ_J2K_STREAM_CHUNK_SIZE, OPJ_TRUE);
     if (!j->codec || !j->stream) { pbs_text_set(&j->message, "out of memory"); return PBS_TOO_BIG; }
     opj_set_error_handler(j->codec, on_error, j);
     opj_set_warning_handler(j->codec, on_quiet, j);
     opj_set_info_handler(j->codec, on_quiet, j);
     opj_stream_set_user_data(j->stream, j, NULL);
-    opj_stream_set_user_data_length(j->stream, size);
+    opj_stream_set_user_data_length(j->stream, j->size);
     opj_stream_set_read_function(j->stream, mem_read);
     opj_stream_set_skip_function(j->stream, mem_skip);
     opj_stream_set_seek_function(j->stream, mem_seek);
@@ -248,6 +301,16 @@ static int read_header(pbs_jp2 *j, const uint8_t *head, size_t head_size, pbs_jp
         if (!j->failed) pbs_text_set(&j->message, "unreadable header");
         return j->position >= j->size ? PBS_TRUNCATED : PBS_ERROR;
     }
+    return PBS_OK;
+}
+
+/// `head`: the first bytes of the input (at least its signature, when it has one).
+static int read_header(pbs_jp2 *j, const uint8_t *head, size_t head_size, pbs_jp2_info *out) {
+    if (head_size >= 12 && memcmp(head, jp2_signature, 12) == 0) j->codestream = 0;
+    else if (head_size >= 4 && memcmp(head, j2k_signature, 4) == 0) j->codestream = 1;
+    else { pbs_text_set(&j->message, "not a JP2 file or J2K codestream"); return PBS_ERROR; }
+    int status = open_codec(j);
+    if (status != PBS_OK) return status;
     opj_image_t *im = j->image;
     if (im->numcomps == 0 || !im->comps || im->x1 <= im->x0 || im->y1 <= im->y0) {
         pbs_text_set(&j->message, "the header declares an empty image");
@@ -259,7 +322,7 @@ static int read_header(pbs_jp2 *j, const uint8_t *head, size_t head_size, pbs_jp
     j->height = out->height;
     out->components = (int)im->numcomps;
     out->precision = (int)im->comps[0].prec;
-    out->is_codestream = codestream;
+    out->is_codestream = j->codestream;
     int colour = im->color_space == OPJ_CLRSPC_GRAY || (im->color_space != OPJ_CLRSPC_SRGB && im->color_space != OPJ_CLRSPC_SYCC && im->numcomps <= 2) ? 1 : 3;
     out->is_gray = colour == 1 && im->numcomps == 1;
     out->has_alpha = (int)im->numcomps > colour;
@@ -274,16 +337,26 @@ static int read_header(pbs_jp2 *j, const uint8_t *head, size_t head_size, pbs_jp
             return PBS_ERROR;
         }
     }
+    if (!j->codestream) {
+        if (j->fd >= 0) j->has_channel_boxes = jp2h_has_channel_boxes(file_read_at, &j->fd, j->size);
+        else {
+            memory_input m = {j->data, j->size};
+            j->has_channel_boxes = jp2h_has_channel_boxes(memory_read_at, &m, j->size);
+        }
+    }
     return PBS_OK;
 }
 
-/// One sample of component `c` at image pixel (x, y), scaled to 0...255. Subsampled components
-/// are read at the nearest stored sample.
-static inline int sample8(const opj_image_comp_t *c, uint32_t x, uint32_t y) {
-    uint32_t cx = x / c->dx, cy = y / c->dy;
+/// One sample of component `c` at reference-grid position (X, Y), scaled to 0...255: the stored
+/// sample at or before it (subsampled components are upsampled by repetition), clamped to what
+/// this decode holds. `c` may hold a window of rows (its y0 and h), not the whole image.
+static inline int sample8(const opj_image_comp_t *c, uint32_t X, uint32_t Y) {
+    int64_t cx = (int64_t)(X / c->dx) - c->x0, cy = (int64_t)(Y / c->dy) - c->y0;
+    if (cx < 0) cx = 0;
+    if (cy < 0) cy = 0;
     if (cx >= c->w) cx = c->w - 1;
     if (cy >= c->h) cy = c->h - 1;
-    int64_t v = c->data[(size_t)cy * c->w + cx];
+    int64_t v = c->data[(size_t)cy * c->w + (size_t)cx];
     if (c->sgnd) v += (int64_t)1 << (c->prec - 1);
     int64_t max = ((int64_t)1 << c->prec) - 1;
     if (v < 0) v = 0;
@@ -293,23 +366,19 @@ static inline int sample8(const opj_image_comp_t *c, uint32_t x, uint32_t y) {
 
 static inline uint8_t clamp8(double v) { return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5); }
 
-int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride) {
-    j->failed = 0;
-    if (!opj_decode(j->codec, j->stream, j->image) || !opj_end_decompress(j->codec, j->stream) || j->failed) {
-        if (!j->failed) pbs_text_set(&j->message, "cannot decode the image");
-        return j->position >= j->size ? PBS_TRUNCATED : PBS_ERROR;
-    }
+/// Checks what one decode produced (rows `y0..<y1` of the reference grid) and converts it into
+/// those rows of the caller's buffer.
+static int convert_band(pbs_jp2 *j, uint32_t y0, uint32_t y1, uint8_t *pixels, size_t stride) {
     opj_image_t *im = j->image;
     // The decode may change the image the header described (a JP2 palette or channel definition
     // box applied, components dropped), so everything the conversion relies on is checked again
     // here: the size the caller's buffer was made for, the components each path reads, and each
     // component's data, precision and subsampling. (Found by fuzzing: a decoded image with no
     // components left.)
-    if (!im || im->x1 <= im->x0 || im->y1 <= im->y0 || im->x1 - im->x0 != j->width || im->y1 - im->y0 != j->height) {
+    if (!im || im->x1 <= im->x0 || im->x1 - im->x0 != j->width || im->y0 != y0 || im->y1 != y1) {
         pbs_text_set(&j->message, "the decoded image is not the size its header declared");
         return PBS_ERROR;
     }
-    uint32_t w = j->width, h = j->height;
     if (im->numcomps == 0 || !im->comps) {
         pbs_text_set(&j->message, "the decoded image has no components");
         return PBS_ERROR;
@@ -328,24 +397,110 @@ int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride) {
     }
     int sycc = im->color_space == OPJ_CLRSPC_SYCC;
     int alpha = gray ? (im->numcomps >= 2 ? 1 : -1) : (im->numcomps >= 4 ? 3 : -1);
-    for (uint32_t y = 0; y < h; y++) {
-        uint8_t *row = pixels + (size_t)y * stride;
-        for (uint32_t x = 0; x < w; x++) {
+    uint32_t x0 = im->x0, top = j->y0;
+    for (uint32_t Y = y0; Y < y1; Y++) {
+        uint8_t *row = pixels + (size_t)(Y - top) * stride;
+        for (uint32_t x = 0; x < j->width; x++) {
+            uint32_t X = x0 + x;
             uint8_t *p = row + 4 * (size_t)x;
             if (gray) {
-                p[0] = p[1] = p[2] = (uint8_t)sample8(&im->comps[0], x, y);
+                p[0] = p[1] = p[2] = (uint8_t)sample8(&im->comps[0], X, Y);
             } else if (sycc) {
                 // ITU-R BT.601 full range, as sYCC defines it.
-                double Y = sample8(&im->comps[0], x, y), cb = sample8(&im->comps[1], x, y) - 128.0,
-                       cr = sample8(&im->comps[2], x, y) - 128.0;
-                p[0] = clamp8(Y + 1.402 * cr);
-                p[1] = clamp8(Y - 0.344136 * cb - 0.714136 * cr);
-                p[2] = clamp8(Y + 1.772 * cb);
+                double Yv = sample8(&im->comps[0], X, Y), cb = sample8(&im->comps[1], X, Y) - 128.0,
+                       cr = sample8(&im->comps[2], X, Y) - 128.0;
+                p[0] = clamp8(Yv + 1.402 * cr);
+                p[1] = clamp8(Yv - 0.344136 * cb - 0.714136 * cr);
+                p[2] = clamp8(Yv + 1.772 * cb);
             } else {
-                for (int c = 0; c < 3; c++) p[c] = (uint8_t)sample8(&im->comps[c], x, y);
+                for (int c = 0; c < 3; c++) p[c] = (uint8_t)sample8(&im->comps[c], X, Y);
             }
-            p[3] = alpha >= 0 ? (uint8_t)sample8(&im->comps[alpha], x, y) : 255;
+            p[3] = alpha >= 0 ? (uint8_t)sample8(&im->comps[alpha], X, Y) : 255;
         }
+    }
+    return PBS_OK;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b) { while (b) { uint64_t t = a % b; a = b; b = t; } return a; }
+
+/// OpenJPEG decodes every component of the area it is given as 32-bit integers, and keeps its
+/// working buffers at that size too: a 4000 × 3000 RGB image costs 137 MiB decoded whole, three
+/// times the RGBA it becomes. So an image larger than this is decoded a band of rows at a time,
+/// each converted into the caller's buffer before the next is decoded.
+#define WHOLE_DECODE_BYTES ((uint64_t)32 << 20)
+/// A band's 32-bit samples, all components (about a sixth of what OpenJPEG's buffers for it take).
+#define BAND_BYTES ((uint64_t)4 << 20)
+
+int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride, uint32_t band_rows) {
+    opj_image_t *im = j->image;
+    uint32_t Y0 = im->y0, Y1 = im->y1, X0 = im->x0, X1 = im->x1;
+    j->y0 = Y0;
+    // Band edges fall on rows every component stores (multiples of every vertical subsampling
+    // factor), so each band's first row reads the sample it would read in a whole decode.
+    uint64_t align = 1, samples_per_row = 0;
+    for (OPJ_UINT32 c = 0; c < im->numcomps; c++) {
+        uint32_t dy = im->comps[c].dy;
+        align = align / gcd64(align, dy) * dy;
+        if (align > j->height) break;
+        samples_per_row += (uint64_t)j->width / im->comps[c].dx + 1;
+    }
+    uint64_t rows = band_rows;
+    int tiled = 0;
+    uint32_t tile_top = 0, tile_height = 0;
+    opj_codestream_info_v2_t *info = opj_get_cstr_info(j->codec);
+    if (info) {
+        tiled = info->tw * info->th > 1;
+        tile_top = info->ty0;
+        tile_height = info->tdy;
+        opj_destroy_cstr_info(&info);
+    }
+    if (rows == 0) {
+        if (samples_per_row * 4 * j->height <= WHOLE_DECODE_BYTES) rows = j->height;
+        else if (tiled && tile_height > 0 && tile_height % align == 0 && tile_top % align == 0 &&
+                 (uint64_t)tile_height * samples_per_row * 4 <= 8 * BAND_BYTES) rows = tile_height;
+        else rows = BAND_BYTES / (samples_per_row * 4);
+    }
+    if (align > j->height) rows = j->height;  // no row but the first is stored by every component
+    if (rows < align) rows = align;
+    rows -= rows % align;
+    if (rows >= j->height) rows = j->height;
+    // One codec decodes band after band when the image is one tile (OpenJPEG keeps the tile's
+    // codestream and reuses it); tiled images, and JP2 files whose palette or channel boxes
+    // OpenJPEG applies only once, are read afresh for each band (only the tiles a band touches
+    // are decoded).
+    int reuse = !tiled && !j->has_channel_boxes;
+    int status = PBS_OK;
+    for (uint64_t y = Y0; y < Y1;) {
+        uint64_t base = tiled && rows == tile_height && band_rows == 0 ? tile_top : 0;
+        uint64_t next = rows == j->height ? Y1 : base + ((y - base) / rows + 1) * rows;
+        // The first band must hold a row every component stores: an image whose top is not on
+        // one (y0 odd, chroma every other row) starts with rows that have none of their own.
+        if (y == Y0 && next <= (Y0 + align - 1) / align * align) next += rows;
+        if (next > Y1) next = Y1;
+        if (y > Y0 && !reuse) {
+            status = open_codec(j);
+            if (status != PBS_OK) return status;
+            im = j->image;
+            if (im->x0 != X0 || im->x1 != X1 || im->y0 != Y0 || im->y1 != Y1) {
+                pbs_text_set(&j->message, "the file changed while it was read");
+                return PBS_ERROR;
+            }
+        }
+        j->failed = 0;
+        if (y > Y0 || next < Y1) {
+            if (!opj_set_decode_area(j->codec, j->image, (OPJ_INT32)X0, (OPJ_INT32)y, (OPJ_INT32)X1, (OPJ_INT32)next)) {
+                if (!j->failed) pbs_text_set(&j->message, "cannot decode a band of the image");
+                return PBS_ERROR;
+            }
+        }
+        int last = next == Y1;
+        if (!opj_decode(j->codec, j->stream, j->image) || ((last || !reuse) && !opj_end_decompress(j->codec, j->stream)) || j->failed) {
+            if (!j->failed) pbs_text_set(&j->message, "cannot decode the image");
+            return j->position >= j->size ? PBS_TRUNCATED : PBS_ERROR;
+        }
+        status = convert_band(j, (uint32_t)y, (uint32_t)next, pixels, stride);
+        if (status != PBS_OK) return status;
+        y = next;
     }
     return PBS_OK;
 }

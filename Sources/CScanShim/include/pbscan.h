@@ -93,8 +93,11 @@ int pbs_jp2_read_header(pbs_jp2 *j, const uint8_t *data, size_t size, pbs_jp2_in
 /// asks for them; `fd` must stay open as long as the handle.
 int pbs_jp2_read_header_fd(pbs_jp2 *j, int fd, size_t size, pbs_jp2_info *out);
 /// Decodes every tile and converts to 8-bit straight RGBA (gray replicated, subsampled
-/// components upsampled, sYCC converted), rows `stride` bytes apart.
-int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride);
+/// components upsampled, sYCC converted), rows `stride` bytes apart. A large image is decoded a
+/// band of rows at a time, so OpenJPEG's 32-bit buffers never hold all of it: `band_rows` 0
+/// chooses the bands (none for a small image, a tile row or a few MiB of samples for a large
+/// one); another value forces bands of about that many rows (for tests). Call once per handle.
+int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride, uint32_t band_rows);
 
 // MARK: - PDF
 
