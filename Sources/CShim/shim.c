@@ -331,6 +331,62 @@ int pb_jpeg_encode(const pb_jpeg_encode_params *p, const uint8_t *pixels, pb_buf
     return PB_OK;
 }
 
+static JDIMENSION round_up(JDIMENSION n, JDIMENSION m) { return (n + m - 1) / m * m; }
+
+int pb_jpeg_band_encode(pb_jpeg_decoder *src, uint32_t band_height, const int16_t *const *coefficients,
+                        pb_buffer *out, pb_trap *trap) {
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr err;
+    pb_jpeg_destination dest = {.out = out};
+    memset(&cinfo, 0, sizeof cinfo);
+    jpeg_install_errors((j_common_ptr)&cinfo, &err, trap);
+    if (setjmp(trap->jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(out->data);
+        out->data = NULL;
+        out->size = out->capacity = 0;
+        return trap->status;
+    }
+    jpeg_create_compress(&cinfo);
+    dest.pub.init_destination = dest_init;
+    dest.pub.empty_output_buffer = dest_empty;
+    dest.pub.term_destination = dest_term;
+    cinfo.dest = &dest.pub;
+    // Width, components, sampling, quantization tables and colour space (with its JFIF or Adobe
+    // marker) as the source declared them; only the height is the band's.
+    jpeg_copy_critical_parameters(&src->cinfo, &cinfo);
+    cinfo.image_height = band_height;
+    cinfo.optimize_coding = FALSE;  // the standard tables code every 8-bit coefficient
+    int hmax = 1, vmax = 1;
+    for (int c = 0; c < cinfo.num_components; c++) {
+        if (cinfo.comp_info[c].h_samp_factor > hmax) hmax = cinfo.comp_info[c].h_samp_factor;
+        if (cinfo.comp_info[c].v_samp_factor > vmax) vmax = cinfo.comp_info[c].v_samp_factor;
+    }
+    jvirt_barray_ptr arrays[MAX_COMPONENTS];
+    JDIMENSION wide[MAX_COMPONENTS], tall[MAX_COMPONENTS];
+    for (int c = 0; c < cinfo.num_components; c++) {
+        jpeg_component_info *k = &cinfo.comp_info[c];
+        // ITU-T T.81 A.1.1: a component's size is the image's scaled by its sampling, rounded up.
+        JDIMENSION w = (JDIMENSION)(((uint64_t)cinfo.image_width * k->h_samp_factor + hmax - 1) / hmax);
+        JDIMENSION h = (JDIMENSION)(((uint64_t)band_height * k->v_samp_factor + vmax - 1) / vmax);
+        wide[c] = (w + 7) / 8;
+        tall[c] = (h + 7) / 8;
+        arrays[c] = (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE,
+            round_up(wide[c], (JDIMENSION)k->h_samp_factor), round_up(tall[c], (JDIMENSION)k->v_samp_factor),
+            (JDIMENSION)k->v_samp_factor);
+    }
+    jpeg_write_coefficients(&cinfo, arrays);
+    for (int c = 0; c < cinfo.num_components; c++) {
+        for (JDIMENSION row = 0; row < tall[c]; row++) {
+            JBLOCKARRAY blocks = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], row, 1, TRUE);
+            memcpy(blocks[0], coefficients[c] + (size_t)row * wide[c] * DCTSIZE2, (size_t)wide[c] * sizeof(JBLOCK));
+        }
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    return PB_OK;
+}
+
 // MARK: - libpng error handling and memory I/O
 
 static void png_error_fn(png_structp png, png_const_charp message) {

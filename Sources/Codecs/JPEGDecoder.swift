@@ -17,6 +17,8 @@ final class JPEGDecoding {
     private var isAdobeInverted = false
     /// The file libjpeg reads, when not reading memory.
     private var file: SourceFile?
+    /// The same bytes, for the band decoder of large progressive files to read again.
+    private let bytes: JPEGBytes
 
     /// `data` must outlive this object (the decoder reads from it in place).
     init(_ data: UnsafeBufferPointer<UInt8>, name: String, strict: Bool) throws(CodecError) {
@@ -26,6 +28,7 @@ final class JPEGDecoding {
         self.d = d
         self.name = name
         sourceBytes = data.count
+        bytes = .memory(data)
         try check(pb_jpeg_read_header(d, data.baseAddress, data.count))
         readInfo()
     }
@@ -39,6 +42,7 @@ final class JPEGDecoding {
         self.name = file.path
         self.file = file
         sourceBytes = file.size
+        bytes = .file(fd: file.fd, size: file.size)
         try check(pb_jpeg_read_header_fd(d, file.fd))
         readInfo()
     }
@@ -136,8 +140,14 @@ final class JPEGDecoding {
 
     func decodeRGBA(options: DecodeOptions) throws(CodecError) -> Bitmap<RGBA8> {
         // CMYK has four 8-bit channels too: decode it into the same buffer, convert in place.
-        let (w, h) = try prepare(isCMYK ? JCS_CMYK : JCS_EXT_RGBA, components: 4, options: options)
-        var bitmap: Bitmap<RGBA8> = try readPixels(width: w, height: h, limits: options.limits)
+        let space = isCMYK ? JCS_CMYK : JCS_EXT_RGBA
+        let (w, h) = try prepare(space, components: 4, options: options)
+        var bitmap: Bitmap<RGBA8>
+        if let banded: Bitmap<RGBA8> = decodeInBands(space, components: 4, width: w, height: h, options: options) {
+            bitmap = banded
+        } else {
+            bitmap = try readPixels(width: w, height: h, limits: options.limits)
+        }
         if isCMYK { PixelConversion.cmykToRGBA(&bitmap, inverted: isAdobeInverted) }
         return options.applyOrientation ? bitmap.applyingOrientation(info.orientation) : bitmap
     }
@@ -148,7 +158,78 @@ final class JPEGDecoding {
         }
         // For YCbCr this is just the Y plane: chroma is never inverse-transformed.
         let (w, h) = try prepare(JCS_GRAYSCALE, components: 1, options: options)
-        let bitmap: Bitmap<UInt8> = try readPixels(width: w, height: h, limits: options.limits)
+        let bitmap: Bitmap<UInt8>
+        if let banded: Bitmap<UInt8> = decodeInBands(JCS_GRAYSCALE, components: 1, width: w, height: h, options: options) {
+            bitmap = banded
+        } else {
+            bitmap = try readPixels(width: w, height: h, limits: options.limits)
+        }
         return options.applyOrientation ? bitmap.applyingOrientation(info.orientation) : bitmap
+    }
+
+    // MARK: - Large progressive files, a band at a time
+
+    /// Coefficient bytes one band may hold (its blocks, and as much again in libjpeg while the
+    /// band is written); tests set it small, and `forceBands`, to cut small files into many bands.
+    var bandBudget = 4 << 20
+    var forceBands = false
+    /// Bands the last decode was read in (0: libjpeg decoded it whole).
+    private(set) var bandsDecoded = 0
+
+    /// A progressive file whose coefficients would cost more than its decoded image allows,
+    /// decoded a band of MCU rows at a time (ProgressiveBands.swift) into exactly the pixels
+    /// libjpeg would give. Nil when the file is not one, or the band decoder declines it or finds
+    /// it damaged: libjpeg then decodes it whole, and names what is wrong.
+    private func decodeInBands<P: PixelFormat>(
+        _ space: J_COLOR_SPACE, components: Int, width: Int, height: Int, options: DecodeOptions
+    ) -> Bitmap<P>? {
+        guard info.isInterlaced, info.bitDepth == 8, let layout = ProgressiveLayout.read(bytes),
+            layout.width == info.width, layout.height == info.height
+        else { return nil }
+        // Held whole, the coefficients come on top of the decoded image; past a tenth of it and
+        // 16 MiB, the bands are worth their cost (every scan read again for each band).
+        let decodedBytes = width * height * MemoryLayout<P>.stride
+        guard forceBands || layout.coefficientBytes > (16 << 20) + decodedBytes / 10 else { return nil }
+        let decoder = ProgressiveBandDecoder(layout: layout, src: bytes)
+        let mcuPixels = 8 * layout.vmax
+        let denominator = Int(options.jpegScale.rawValue)
+        let bytesPerMCURow = layout.components.reduce(0) { $0 + $1.blocksWide * $1.v * 128 }
+        let mcuRowsPerBand = max(1, bandBudget / bytesPerMCURow)
+        // Bands of MCU rows k0..<k1 are decoded with one MCU row of context each side (for the
+        // upsampling of the rows kept): rows b0..<b1.
+        let kept = stride(from: 0, to: layout.mcusHigh, by: mcuRowsPerBand).map { k0 in (k0, min(k0 + mcuRowsPerBand, layout.mcusHigh)) }
+        guard (try? decoder.index(bandStarts: kept.map { max(0, $0.0 - 1) })) != nil else { return nil }
+        var failed = false
+        let bitmap = Bitmap<P>(width: width, height: height) { out in
+            for (n, (k0, k1)) in kept.enumerated() where !failed {
+                let b0 = max(0, k0 - 1), b1 = min(layout.mcusHigh, k1 + 1)
+                guard let band = try? decoder.decode(band: n, end: b1) else { failed = true; break }
+                let bandHeight = min(layout.height, b1 * mcuPixels) - b0 * mcuPixels
+                let first = k0 * mcuPixels / denominator
+                let last = min(height, (min(layout.height, k1 * mcuPixels) + denominator - 1) / denominator)
+                let skip = (k0 - b0) * mcuPixels / denominator
+                let pointers: [UnsafePointer<Int16>?] = band.coefficients.map { UnsafePointer($0) }
+                let result: Result<Void, CodecError> = runEncoder(format: .jpeg, name: name, { out, trap in
+                    pointers.withUnsafeBufferPointer { pb_jpeg_band_encode(d, UInt32(bandHeight), $0.baseAddress, out, trap) }
+                }) { encoded in
+                    do throws(CodecError) {
+                        let part = try JPEGDecoding(encoded, name: name, strict: true)
+                        let (w, h) = try part.prepare(space, components: components, options: options)
+                        guard w == width, h >= skip + last - first else {
+                            return .failure(.corrupt(name: name, format: .jpeg, reason: "a band decoded to \(w)×\(h)"))
+                        }
+                        let pixels: Bitmap<P> = try part.readPixels(width: w, height: h, limits: options.limits)
+                        pixels.pixels.withUnsafeBufferPointer { from in
+                            (out.baseAddress! + first * width).update(from: from.baseAddress! + skip * width, count: (last - first) * width)
+                        }
+                        return .success(())
+                    } catch { return .failure(error) }
+                }
+                if case .failure = result { failed = true }
+                bandsDecoded += 1
+            }
+        }
+        if failed { bandsDecoded = 0 }
+        return failed ? nil : bitmap
     }
 }

@@ -101,6 +101,14 @@ typedef struct pb_jpeg_encode_params {
 int pb_jpeg_encode(const pb_jpeg_encode_params *params, const uint8_t *pixels, pb_buffer *out,
                    pb_trap *trap);
 
+/// A baseline JPEG of `band_height` rows whose quantized DCT coefficients are given, with every
+/// other parameter (width, components, sampling, quantization tables, colour space) copied from
+/// the header `src` has read: how a progressive JPEG too large to hold is decoded a band of rows
+/// at a time (Codecs/ProgressiveBands.swift). `coefficients[c]` holds component c's blocks for
+/// the band, rows of ceil(component width / 8) blocks of 64 values in natural order.
+int pb_jpeg_band_encode(pb_jpeg_decoder *src, uint32_t band_height, const int16_t *const *coefficients,
+                        pb_buffer *out, pb_trap *trap);
+
 // MARK: - PNG decoding
 
 typedef struct pb_png_decoder {
