@@ -78,6 +78,11 @@ public struct DecodeOptions: Sendable, Equatable {
     /// a bad CRC on an ancillary PNG chunk, ...). Off by default, as in image viewers. Running out
     /// of data is always an error.
     public var strict: Bool
+    /// Progressive JPEG only: decode in bands of MCU rows holding about this many bytes of DCT
+    /// coefficients, whatever the image's size. Nil (the default) lets the decoder choose: bands
+    /// only when holding every coefficient would cost more than the decoded image allows. For
+    /// tests and the fuzz harness, which check that bands give exactly libjpeg's pixels.
+    public var progressiveBandBytes: Int?
 
     public init(
         limits: DecodeLimits = .default, jpegScale: JPEGScale = .full, applyOrientation: Bool = true,

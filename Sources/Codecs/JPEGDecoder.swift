@@ -189,7 +189,9 @@ final class JPEGDecoding {
         // Held whole, the coefficients come on top of the decoded image; past a tenth of it and
         // 16 MiB, the bands are worth their cost (every scan read again for each band).
         let decodedBytes = width * height * MemoryLayout<P>.stride
-        guard forceBands || layout.coefficientBytes > (16 << 20) + decodedBytes / 10 else { return nil }
+        let forced = forceBands || options.progressiveBandBytes != nil
+        guard forced || layout.coefficientBytes > (16 << 20) + decodedBytes / 10 else { return nil }
+        let bandBudget = max(1, options.progressiveBandBytes ?? bandBudget)
         let decoder = ProgressiveBandDecoder(layout: layout, src: bytes)
         let mcuPixels = 8 * layout.vmax
         let denominator = Int(options.jpegScale.rawValue)

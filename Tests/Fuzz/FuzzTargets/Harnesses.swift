@@ -12,7 +12,8 @@ import Raster
 public enum Harness: String, CaseIterable, Sendable {
     /// PNG bytes → header, RGBA decode, gray decode, row-by-row decode.
     case png
-    /// JPEG bytes → header, RGBA decode at full and reduced scale, gray decode, strict decode.
+    /// JPEG bytes → header, RGBA decode at full and reduced scale, gray decode, strict decode;
+    /// a progressive file also decoded in bands of one MCU row, which must give the same.
     case jpeg
     /// book.json bytes → parse + validate; a manifest that loads must survive encode → decode.
     case book
@@ -87,6 +88,25 @@ public enum Harness: String, CaseIterable, Sendable {
             }
         }
         _ = try? ImageDecoder.decodeGray(bytes, name: name, options: options)
+        if info.format == .jpeg && info.isInterlaced {
+            // A progressive file read a band of MCU rows at a time (how large ones are) must give
+            // exactly what libjpeg gives whole: the same pixels, or the same error.
+            var banded = options
+            banded.progressiveBandBytes = 1
+            for strict in [false, true] {
+                options.strict = strict
+                banded.strict = strict
+                let whole = Result { () throws(CodecError) in try ImageDecoder.decode(bytes, name: name, options: options) }
+                let bands = Result { () throws(CodecError) in try ImageDecoder.decode(bytes, name: name, options: banded) }
+                switch (whole, bands) {
+                case (.success(let a), .success(let b)) where a == b: break
+                case (.failure(let a), .failure(let b)) where a == b: break
+                default:
+                    throw Violation(description: "progressive JPEG in bands (strict \(strict)): \(bands.map { "\($0.width)×\($0.height)" }), whole: \(whole.map { "\($0.width)×\($0.height)" })")
+                }
+            }
+            options.strict = false
+        }
         if info.format == .jpeg {
             options.jpegScale = .eighth
             _ = try? ImageDecoder.decode(bytes, name: name, options: options)
