@@ -32,7 +32,37 @@ extension GlyphFilter {
         tolerance: Int = InkMaskParameters().inkColourTolerance
     ) -> [Bool] {
         let w = r.width, h = r.height
-        guard distance > 0, let window = r.expanded(by: distance + 1).intersection(page.bounds) else { return [] }
+        guard let (window, member) = inkAround(page: page, mask: mask, region: r, others: others, distance: distance, tolerance: tolerance)
+        else { return [] }
+        let ww = window.width, wh = window.height
+        var out = [Bool](repeating: false, count: w * h)
+        for part in InkMask.components(width: ww, height: wh, where: { member[$0] }) {
+            var reach = 0, touchesBox = false
+            for i in part {
+                let x = i % ww + window.minX, y = i / ww + window.minY
+                let d = max(r.minX - x, x - (r.maxX - 1), r.minY - y, y - (r.maxY - 1), 0)
+                reach = max(reach, d)
+                if d == 0 { touchesBox = true }
+            }
+            guard touchesBox, reach >= distance else { continue }
+            for i in part {
+                let x = i % ww + window.minX - r.minX, y = i / ww + window.minY - r.minY
+                if x >= 0, x < w, y >= 0, y < h { out[y * w + x] = true }
+            }
+        }
+        return out
+    }
+
+    /// The page's ink around `region` (within `distance` + 1 of it): pixels at least halfway from
+    /// the box's ground colour to its masked ink's, and of that ink's colour; other text boxes'
+    /// pixels outside the region are left out. Nil when the test does not apply (no ink in the
+    /// mask, or too little contrast between it and the ground).
+    static func inkAround(
+        page: Bitmap<RGBA8>, mask: Bitmap<UInt8>, region r: PixelRect, others: [PixelRect], distance: Int, tolerance: Int
+    ) -> (window: PixelRect, member: [Bool])? {
+        let w = r.width, h = r.height
+        guard distance > 0, let window = r.expanded(by: distance + 1).intersection(page.bounds) else { return nil }
+
         // Ink and ground colours from the box itself: the masked pixels are the type, the rest
         // of the box is what it is printed on. The mask is grown around the strokes (their
         // anti-aliased rim), so the type's colour is that of its strongest quarter: the darkest
@@ -62,7 +92,7 @@ extension GlyphFilter {
             return 255
         }
         guard inkPixels.count >= 8, let gr = median(groundHist[0]), let gg = median(groundHist[1]), let gb = median(groundHist[2])
-        else { return [] }
+        else { return nil }
         let ground = SIMD3<Float>(gr, gg, gb)
         let groundLuma = 0.299 * gr + 0.587 * gg + 0.114 * gb
         inkPixels.sort { $0.luma < $1.luma }
@@ -73,7 +103,7 @@ extension GlyphFilter {
         let e = ink - ground
         let ee = (e * e).sum()
         // Too little contrast to tell ink from ground: nothing to follow.
-        guard abs(e.x) + abs(e.y) + abs(e.z) >= 48, ee > 1 else { return [] }
+        guard abs(e.x) + abs(e.y) + abs(e.z) >= 48, ee > 1 else { return nil }
         let tolerance = Float(tolerance)
         let ww = window.width, wh = window.height
         // Ink pixels of the window: at least halfway from the ground to the type's ink, and of the
@@ -100,19 +130,83 @@ extension GlyphFilter {
                 for x in cut.minX..<cut.maxX where !r.contains(x: x, y: y) { member[(y - window.minY) * ww + x - window.minX] = false }
             }
         }
+        return (window, member)
+    }
+
+    /// Region-local flags: true on the pixels of `region` that lie on a straight run of the page's
+    /// ink — across, down (each allowing the line to drift a pixel sideways, as a scanned rule
+    /// does) or along either diagonal — reaching `distance` px or more beyond the region without
+    /// entering `others`. That is a drawn line through the box (a scale's rails, a frame, a rule,
+    /// a dial's spoke); the letters it touches are not on such a run and stay type. Empty when the
+    /// test does not apply.
+    static func straightInkRunningOut(
+        page: Bitmap<RGBA8>, mask: Bitmap<UInt8>, region r: PixelRect, others: [PixelRect], distance: Int,
+        tolerance: Int = InkMaskParameters().inkColourTolerance
+    ) -> [Bool] {
+        let w = r.width, h = r.height
+        guard let (window, member) = inkAround(page: page, mask: mask, region: r, others: others, distance: distance, tolerance: tolerance)
+        else { return [] }
+        let ww = window.width, wh = window.height
+        func reach(_ x: Int, _ y: Int) -> Int {
+            let px = x + window.minX, py = y + window.minY
+            return max(r.minX - px, px - (r.maxX - 1), r.minY - py, py - (r.maxY - 1), 0)
+        }
         var out = [Bool](repeating: false, count: w * h)
-        for part in InkMask.components(width: ww, height: wh, where: { member[$0] }) {
-            var reach = 0, touchesBox = false
-            for i in part {
-                let x = i % ww + window.minX, y = i / ww + window.minY
-                let d = max(r.minX - x, x - (r.maxX - 1), r.minY - y, y - (r.maxY - 1), 0)
-                reach = max(reach, d)
-                if d == 0 { touchesBox = true }
+        // For each direction, the maximal runs of ink along it; a run reaching `distance` beyond
+        // the region marks its pixels inside the region. (How far a straight run reaches beyond
+        // a rectangle is greatest at one of its ends.) Across and down, a pixel also counts as
+        // ink when one of its two side neighbours is, so a rule scanned a little askew still
+        // makes one run.
+        let directions: [(dx: Int, dy: Int, lateral: Bool)] = [(1, 0, true), (0, 1, true), (1, 1, false), (1, -1, false)]
+        for d in directions {
+            func ink(_ x: Int, _ y: Int) -> Bool {
+                if member[y * ww + x] { return true }
+                guard d.lateral else { return false }
+                if d.dx == 0 { return (x > 0 && member[y * ww + x - 1]) || (x + 1 < ww && member[y * ww + x + 1]) }
+                return (y > 0 && member[(y - 1) * ww + x]) || (y + 1 < wh && member[(y + 1) * ww + x])
             }
-            guard touchesBox, reach >= distance else { continue }
-            for i in part {
-                let x = i % ww + window.minX - r.minX, y = i / ww + window.minY - r.minY
-                if x >= 0, x < w, y >= 0, y < h { out[y * w + x] = true }
+            // Every run starts on the window's edge or after a gap: walk from each start.
+            var starts: [(Int, Int)] = []
+            if d.dy == 0 {
+                for y in 0..<wh { starts.append((0, y)) }
+            } else if d.dx == 0 {
+                for x in 0..<ww { starts.append((x, 0)) }
+            } else if d.dy == 1 {
+                for x in 0..<ww { starts.append((x, 0)) }
+                for y in 1..<max(1, wh) { starts.append((0, y)) }
+            } else {
+                for x in 0..<ww { starts.append((x, wh - 1)) }
+                for y in 0..<max(0, wh - 1) { starts.append((0, y)) }
+            }
+            for (sx, sy) in starts {
+                var x = sx, y = sy
+                var runStart: (Int, Int)? = nil
+                func close(_ ex: Int, _ ey: Int) {
+                    guard let (bx, by) = runStart else { return }
+                    runStart = nil
+                    guard max(reach(bx, by), reach(ex, ey)) >= distance else { return }
+                    var cx = bx, cy = by
+                    while true {
+                        let px = cx + window.minX - r.minX, py = cy + window.minY - r.minY
+                        if px >= 0, px < w, py >= 0, py < h { out[py * w + px] = true }
+                        if cx == ex && cy == ey { break }
+                        cx += d.dx
+                        cy += d.dy
+                    }
+                }
+                var lastX = x, lastY = y
+                while x >= 0, x < ww, y >= 0, y < wh {
+                    if ink(x, y) {
+                        if runStart == nil { runStart = (x, y) }
+                    } else {
+                        close(lastX, lastY)
+                    }
+                    lastX = x
+                    lastY = y
+                    x += d.dx
+                    y += d.dy
+                }
+                close(lastX, lastY)
             }
         }
         return out

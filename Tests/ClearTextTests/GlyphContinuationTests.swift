@@ -107,8 +107,65 @@ import Testing
         var m = s.mask
         var p = GlyphFilterParameters()
         p.runOut = 0
+        p.lineRunOut = 0
         p.keepScanWhenUnsure = false
         _ = GlyphFilter.keepGlyphs(&m, regions: [s.scaleBox], parameters: p, page: s.page)
         #expect(s.rails.allSatisfy { Self.count(m, in: $0) > 0 })
+    }
+
+    /// The straight-run test keeps a drawn line's own pixels on the page and nothing else: the
+    /// rails through the scale's box stay, the numeral between them (not on a run reaching out)
+    /// is still type, and the free-standing line and a letter its box clipped are untouched.
+    @Test func aStraightLineThroughTheBoxStaysAndItsNeighboursAreStillType() {
+        for clipped in [false, true] {
+            let s = Self.scene(clippedLetter: clipped)
+            var m = s.mask
+            var p = GlyphFilterParameters()
+            p.keepScanWhenUnsure = false
+            p.lineRunOut = 12
+            let numeral = [PixelRect(x: 116, y: 118, width: 10, height: 2), PixelRect(x: 120, y: 114, width: 2, height: 11)]
+            let numeralInk = numeral.map { Self.count(m, in: $0) }
+            let lineInk = Self.count(m, in: s.lineBox)
+            let reports = GlyphFilter.keepGlyphs(&m, regions: [s.scaleBox, s.lineBox], parameters: p, page: s.page)
+            #expect(s.rails.allSatisfy { Self.count(m, in: $0) == 0 }, "the rails run on: they stay on the page")
+            #expect(numeral.map { Self.count(m, in: $0) } == numeralInk, "the numeral is not on a run that reaches out")
+            #expect(Self.count(m, in: s.lineBox) == lineInk)
+            #expect(reports[0].droppedPixels > 0 && !reports[0].needsReview, "a line through a box is not a reason for review")
+            #expect(reports[1].droppedPixels == 0)
+        }
+        // On by default; off at 0, the mask is left to the other tests.
+        let s = Self.scene()
+        var byDefault = s.mask
+        var d = GlyphFilterParameters()
+        d.keepScanWhenUnsure = false
+        _ = GlyphFilter.keepGlyphs(&byDefault, regions: [s.scaleBox], parameters: d, page: s.page)
+        #expect(s.rails.allSatisfy { Self.count(byDefault, in: $0) == 0 })
+        var m = s.mask
+        var p = GlyphFilterParameters()
+        p.lineRunOut = 0
+        p.keepScanWhenUnsure = false
+        _ = GlyphFilter.keepGlyphs(&m, regions: [s.scaleBox], parameters: p, page: s.page)
+        #expect(s.rails.allSatisfy { Self.count(m, in: $0) > 0 })
+    }
+
+    /// A letter touching a long horizontal rule (a frame's edge through the box): the rule's
+    /// pixels stay, the letter's are still masked.
+    @Test func aLetterTouchingARuleLosesOnlyTheRule() {
+        var page = Bitmap<RGBA8>(width: 200, height: 80, fill: Self.paper)
+        page.fill(.init(x: 0, y: 40, width: 200, height: 2), with: Self.ink)  // the rule, edge to edge
+        for k in 0..<4 { page.fill(.init(x: 80 + k * 12, y: 28, width: 6, height: 12), with: Self.ink) }  // letters standing on it
+        let box = PixelRect(x: 74, y: 24, width: 52, height: 20)
+        var mask = Bitmap<UInt8>(width: 200, height: 80, fill: 0)
+        for y in box.minY..<box.maxY { for x in box.minX..<box.maxX where page.pixels[y * 200 + x] == Self.ink { mask.pixels[y * 200 + x] = 255 } }
+        var p = GlyphFilterParameters()
+        p.keepScanWhenUnsure = false
+        p.lineRunOut = 12
+        _ = GlyphFilter.keepGlyphs(&mask, regions: [box], parameters: p, page: page)
+        #expect(Self.count(mask, in: PixelRect(x: 74, y: 40, width: 52, height: 2)) == 0, "the rule stays on the page")
+        // Each letter keeps its body; only the row beside the rule (one pixel of tolerance for a
+        // rule scanned askew) goes with it.
+        for k in 0..<4 {
+            #expect(Self.count(mask, in: PixelRect(x: 80 + k * 12, y: 28, width: 6, height: 11)) == 66)
+        }
     }
 }

@@ -69,18 +69,19 @@ struct Clear: ParsableCommand {
     @Flag(help: "List the boxes left as scanned for a person to review (on stdout, one a line).")
     var report = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters; textLeft=0 turns the check after the fill off).", visibility: .hidden))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0 turns the check after the fill off).", visibility: .hidden))
     var overrides: [String] = []
 
     /// The in-fill's, the ink estimate's and the fill check's parameters from the options, every
     /// `--set` applied; a bad value is a usage error.
-    func parameters() throws -> (infill: InFillParameters, mask: InkMaskParameters, check: FillCheckParameters) {
+    func parameters() throws -> (infill: InFillParameters, mask: InkMaskParameters, check: FillCheckParameters, glyph: GlyphFilterParameters) {
         var params = InFillParameters()
         params.dilation = dilation
         var mask = InkMaskParameters()
         var check = FillCheckParameters()
-        try applyOverrides(overrides, known: "InFillParameters, InkMaskParameters or FillCheckParameters") {
-            params.set($0, to: $1) || mask.set($0, to: $1) || check.set($0, to: $1)
+        var glyph = GlyphFilterParameters()
+        try applyOverrides(overrides, known: "InFillParameters, InkMaskParameters, FillCheckParameters or GlyphFilterParameters") {
+            params.set($0, to: $1) || mask.set($0, to: $1) || check.set($0, to: $1) || glyph.set($0, to: $1)
         }
         if method != "auto" {
             guard let m = FillMethod(rawValue: method) else {
@@ -90,7 +91,7 @@ struct Clear: ParsableCommand {
         }
         do { try params.validate() } catch { throw ValidationError(error.description) }
         do { try check.validate() } catch { throw ValidationError(error.description) }
-        return (params, mask, check)
+        return (params, mask, check, glyph)
     }
 
     func validate() throws {
@@ -99,7 +100,7 @@ struct Clear: ParsableCommand {
     }
 
     func run() throws {
-        let (params, maskParams, checkParams) = try parameters()
+        let (params, maskParams, checkParams, glyphParams) = try parameters()
         let job = try BookJob(book: book, out: out, defaultFolder: "clear", command: "clear")
         if let fillMasks { try BookJob.makeFolder(fillMasks, command: "clear") }
         let infill = InFill(params)
@@ -108,7 +109,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/3 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams)"
+        let fingerprintBase = "clear/3 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
@@ -124,7 +125,7 @@ struct Clear: ParsableCommand {
             let image = try BookJob.decode(source)
             let result = try PageClearing.clear(
                 page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly,
-                checkParameters: checkParams)
+                glyphParameters: glyphParams, checkParameters: checkParams)
             let cleared = result.image, fill = result.fill, reports = result.regions
             if !maskOnly { reviews.set(page.image, result.glyphs.map(\.needsReview)) }
             try BookJob.writePNG(cleared, to: output)
