@@ -83,6 +83,10 @@ public struct DecodeOptions: Sendable, Equatable {
     /// only when holding every coefficient would cost more than the decoded image allows. For
     /// tests and the fuzz harness, which check that bands give exactly libjpeg's pixels.
     public var progressiveBandBytes: Int?
+    /// JPEG 2000 only: decode in bands of about this many rows, whatever the image's size. Nil
+    /// (the default) lets the decoder choose (bands only for a large image). For tests and the
+    /// fuzz harness.
+    public var jpeg2000BandRows: Int?
 
     public init(
         limits: DecodeLimits = .default, jpegScale: JPEGScale = .full, applyOrientation: Bool = true,

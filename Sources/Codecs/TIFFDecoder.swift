@@ -216,7 +216,7 @@ final class JP2Decoding {
         }
         var status = Int32(PBS_OK)
         let bitmap = Bitmap<RGBA8>(width: w, height: h) { p in
-            status = pbs_jp2_decode_rgba(j, p.bytes, w * 4, UInt32(clamping: bandRows))
+            status = pbs_jp2_decode_rgba(j, p.bytes, w * 4, UInt32(clamping: options.jpeg2000BandRows ?? bandRows))
         }
         try check(status)
         return bitmap
