@@ -7,6 +7,7 @@
 #include "scan_common.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <openjpeg.h>
@@ -421,6 +422,47 @@ static int convert_band(pbs_jp2 *j, uint32_t y0, uint32_t y1, uint8_t *pixels, s
     return PBS_OK;
 }
 
+/// The first tile the codestream gives no tile-part for, found by walking its markers: the main
+/// header's segments up to the first SOT, then SOT to SOT by their lengths (Psot). -1 when every
+/// tile has one, or when the walk cannot tell (a length past the end, a tile-part running to EOC,
+/// anything unexpected): OpenJPEG then judges the file as before. A decode of the whole image
+/// fills a missing tile with zeros, a decode of an area that needs it fails, so the file is refused
+/// either way (T.800 A.4.2: every tile has at least one tile-part).
+static long missing_tile(read_at_fn read_at, const void *input, size_t size, int codestream, uint32_t tiles) {
+    size_t at = 0;
+    if (!codestream && !jp2c_offset(read_at, input, size, &at)) return -1;
+    if (tiles == 0 || tiles > (1u << 20)) return -1;
+    uint8_t *seen = calloc(tiles, 1);
+    if (!seen) return -1;
+    uint8_t b[12];
+    at += 2;  // SOC
+    long result = -1;
+    int judged = 0;
+    for (;;) {
+        if (read_at(input, b, 2, at) < 2 || b[0] != 0xFF) break;
+        if (b[1] == 0xD9) { judged = 1; break; }  // EOC
+        if (read_at(input, b, 4, at) < 4) break;
+        if (b[1] == 0x90) {  // SOT: Lsot, Isot, Psot, TPsot, TNsot
+            if (read_at(input, b, 12, at) < 12) break;
+            uint32_t tile = be16(b + 4), length = be32(b + 6);
+            if (tile >= tiles || length < 14 || length > size - at) break;
+            seen[tile] = 1;
+            at += length;
+            if (at == size) { judged = 1; break; }  // no EOC: the last tile-part ends the file
+            continue;
+        }
+        if (b[1] == 0x93) break;  // SOD outside a tile-part: not walkable
+        uint16_t length = be16(b + 2);
+        if (length < 2) break;
+        at += 2 + length;
+    }
+    if (judged) {
+        for (uint32_t t = 0; t < tiles; t++) if (!seen[t]) { result = t; break; }
+    }
+    free(seen);
+    return result;
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b) { while (b) { uint64_t t = a % b; a = b; b = t; } return a; }
 
 /// OpenJPEG decodes every component of the area it is given as 32-bit integers, and keeps its
@@ -446,10 +488,11 @@ int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride, uint32_t ban
     }
     uint64_t rows = band_rows;
     int tiled = 0;
-    uint32_t tile_top = 0, tile_height = 0;
+    uint32_t tile_top = 0, tile_height = 0, tile_count = 1;
     opj_codestream_info_v2_t *info = opj_get_cstr_info(j->codec);
     if (info) {
         tiled = info->tw * info->th > 1;
+        tile_count = info->tw * info->th;
         tile_top = info->ty0;
         tile_height = info->tdy;
         opj_destroy_cstr_info(&info);
@@ -469,6 +512,20 @@ int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride, uint32_t ban
     // OpenJPEG applies only once, are read afresh for each band (only the tiles a band touches
     // are decoded).
     int reuse = !tiled && !j->has_channel_boxes;
+    if (tiled) {
+        long missing;
+        if (j->fd >= 0) missing = missing_tile(file_read_at, &j->fd, j->size, j->codestream, tile_count);
+        else {
+            memory_input m = {j->data, j->size};
+            missing = missing_tile(memory_read_at, &m, j->size, j->codestream, tile_count);
+        }
+        if (missing >= 0) {
+            char text[96];
+            snprintf(text, sizeof text, "no data for tile %ld of %u", missing + 1, tile_count);
+            pbs_text_set(&j->message, text);
+            return PBS_TRUNCATED;
+        }
+    }
     int status = PBS_OK;
     for (uint64_t y = Y0; y < Y1;) {
         uint64_t base = tiled && rows == tile_height && band_rows == 0 ? tile_top : 0;
