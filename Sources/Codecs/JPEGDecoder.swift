@@ -169,6 +169,22 @@ final class JPEGDecoding {
 
     // MARK: - Large progressive files, a band at a time
 
+    /// What libjpeg would hold for every DCT coefficient of the frame its header declares (2 bytes
+    /// each; ITU-T T.81 A.1.1 for the components' sizes).
+    var declaredCoefficientBytes: Int {
+        let c = d.pointee.cinfo
+        guard let comps = c.comp_info, c.num_components > 0 else { return 0 }
+        let n = Int(c.num_components)
+        let hmax = (0..<n).map { Int(comps[$0].h_samp_factor) }.max() ?? 1
+        let vmax = (0..<n).map { Int(comps[$0].v_samp_factor) }.max() ?? 1
+        guard hmax > 0, vmax > 0 else { return 0 }
+        let w = Int(c.image_width), h = Int(c.image_height)
+        return (0..<n).reduce(0) { total, i in
+            let wide = (w * Int(comps[i].h_samp_factor) + hmax - 1) / hmax, high = (h * Int(comps[i].v_samp_factor) + vmax - 1) / vmax
+            return total + ((wide + 7) / 8) * ((high + 7) / 8) * 128
+        }
+    }
+
     /// Coefficient bytes one band may hold (its blocks, and as much again in libjpeg while the
     /// band is written); tests set it small, and `forceBands`, to cut small files into many bands.
     var bandBudget = 4 << 20
@@ -183,14 +199,15 @@ final class JPEGDecoding {
     private func decodeInBands<P: PixelFormat>(
         _ space: J_COLOR_SPACE, components: Int, width: Int, height: Int, options: DecodeOptions
     ) -> Bitmap<P>? {
-        guard info.isInterlaced, info.bitDepth == 8, let layout = ProgressiveLayout.read(bytes),
-            layout.width == info.width, layout.height == info.height
-        else { return nil }
+        guard info.isInterlaced, info.bitDepth == 8 else { return nil }
         // Held whole, the coefficients come on top of the decoded image; past a tenth of it and
-        // 16 MiB, the bands are worth their cost (every scan read again for each band).
+        // 16 MiB, the bands are worth their cost (every scan read again for each band). Judged
+        // from the header before the file's scans are looked at.
         let decodedBytes = width * height * MemoryLayout<P>.stride
         let forced = forceBands || options.progressiveBandBytes != nil
-        guard forced || layout.coefficientBytes > (16 << 20) + decodedBytes / 10 else { return nil }
+        guard forced || declaredCoefficientBytes > (16 << 20) + decodedBytes / 10,
+            let layout = ProgressiveLayout.read(bytes), layout.width == info.width, layout.height == info.height
+        else { return nil }
         let bandBudget = max(1, options.progressiveBandBytes ?? bandBudget)
         let decoder = ProgressiveBandDecoder(layout: layout, src: bytes)
         let mcuPixels = 8 * layout.vmax

@@ -140,4 +140,16 @@ import TestSupport
             }
         }
     }
+
+    /// Whether to read in bands is judged from libjpeg's header before the scans are looked at:
+    /// its count of the coefficients is the layout's.
+    @Test func theHeadersCoefficientCountIsTheLayouts() throws {
+        for sample in Self.samples where !sample.name.hasPrefix("jpeg/") {
+            try sample.bytes.withUnsafeBufferPointer { data in
+                let d = try JPEGDecoding(data, name: sample.name, strict: false)
+                let layout = try #require(ProgressiveLayout.read(.memory(data)), "\(sample.name)")
+                #expect(d.declaredCoefficientBytes == layout.coefficientBytes, "\(sample.name)")
+            }
+        }
+    }
 }
