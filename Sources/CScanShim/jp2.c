@@ -130,9 +130,10 @@ static size_t file_read_at(const void *input, void *buffer, size_t count, size_t
 }
 
 /// The box whose header starts at `at`, in a run of boxes ending at `end`: its type, where its
-/// payload starts and where the next box starts. 0 when no whole box is there.
+/// payload starts and where the next box starts (which may lie past `end`: a box cut short). 0
+/// when no box header is there.
 static int read_box(read_at_fn read_at, const void *input, size_t at, size_t end, uint8_t type[4],
-                    size_t *payload, size_t *next) {
+                    size_t *payload, uint64_t *next) {
     uint8_t box[16];
     if (at > end || end - at < 8) return 0;
     size_t got = read_at(input, box, 16, at);
@@ -146,34 +147,23 @@ static int read_box(read_at_fn read_at, const void *input, size_t at, size_t end
     } else if (length == 0) {  // the box runs to the end of its run
         length = end - at;
     }
-    if (length < header || length > end - at) return 0;
+    if (length < header) return 0;
     memcpy(type, box + 4, 4);
     *payload = at + header;
-    *next = at + (size_t)length;
+    *next = (uint64_t)at + length;
     return 1;
 }
 
 /// Offset of the codestream inside a JP2 file of `size` bytes: the payload of its first
-/// top-level `jp2c` box, found by reading the box headers alone.
+/// top-level `jp2c` box (even one cut short), found by reading the box headers alone.
 static int jp2c_offset(read_at_fn read_at, const void *input, size_t size, size_t *offset) {
-    uint8_t box[16];
-    size_t at = 0;
-    while (size - at >= 8) {
-        size_t got = read_at(input, box, 16, at);
-        if (got < 8) return 0;
-        uint64_t length = be32(box);
-        size_t header = 8;
-        if (length == 1) {  // a 64-bit length follows the type
-            if (size - at < 16 || got < 16) return 0;
-            length = (uint64_t)be32(box + 8) << 32 | be32(box + 12);
-            header = 16;
-        } else if (length == 0) {  // the box runs to the end of the file
-            length = size - at;
-        }
-        if (length < header) return 0;
-        if (memcmp(box + 4, "jp2c", 4) == 0) { *offset = at + header; return 1; }
-        if (length > size - at) return 0;
-        at += (size_t)length;
+    uint8_t type[4];
+    size_t at = 0, payload;
+    uint64_t next;
+    while (read_box(read_at, input, at, size, type, &payload, &next)) {
+        if (memcmp(type, "jp2c", 4) == 0) { *offset = payload; return 1; }
+        if (next > size) return 0;
+        at = (size_t)next;
     }
     return 0;
 }
@@ -182,18 +172,20 @@ static int jp2c_offset(read_at_fn read_at, const void *input, size_t size, size_
 /// definition (`cdef`).
 static int jp2h_has_channel_boxes(read_at_fn read_at, const void *input, size_t size) {
     uint8_t type[4];
-    size_t at = 0, payload, next;
-    while (read_box(read_at, input, at, size, type, &payload, &next)) {
+    size_t at = 0, payload;
+    uint64_t next;
+    while (read_box(read_at, input, at, size, type, &payload, &next) && next <= size) {
         if (memcmp(type, "jp2h", 4) == 0) {
-            size_t inner = payload, inner_payload, inner_next;
-            while (read_box(read_at, input, inner, next, type, &inner_payload, &inner_next)) {
+            size_t inner = payload, inner_payload;
+            uint64_t inner_next;
+            while (read_box(read_at, input, inner, (size_t)next, type, &inner_payload, &inner_next) && inner_next <= next) {
                 if (memcmp(type, "pclr", 4) == 0 || memcmp(type, "cmap", 4) == 0 || memcmp(type, "cdef", 4) == 0) return 1;
-                inner = inner_next;
+                inner = (size_t)inner_next;
             }
             return 0;
         }
         if (memcmp(type, "jp2c", 4) == 0) return 0;
-        at = next;
+        at = (size_t)next;
     }
     // Not readable as boxes: OpenJPEG read it, so say yes and decode it the careful way.
     return 1;

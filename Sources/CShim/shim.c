@@ -276,6 +276,24 @@ static void dest_term(j_compress_ptr cinfo) {
     dest->out->size = dest->out->capacity - dest->pub.free_in_buffer;
 }
 
+/// After a failure in a compress phase: the struct destroyed and the partial output freed.
+static int compress_failed(struct jpeg_compress_struct *cinfo, pb_buffer *out, pb_trap *trap) {
+    jpeg_destroy_compress(cinfo);
+    free(out->data);
+    out->data = NULL;
+    out->size = out->capacity = 0;
+    return trap->status;
+}
+
+/// Creates the compress struct, writing into `dest`'s buffer. Called after the phase's setjmp.
+static void compress_into(struct jpeg_compress_struct *cinfo, pb_jpeg_destination *dest) {
+    jpeg_create_compress(cinfo);
+    dest->pub.init_destination = dest_init;
+    dest->pub.empty_output_buffer = dest_empty;
+    dest->pub.term_destination = dest_term;
+    cinfo->dest = &dest->pub;
+}
+
 int pb_jpeg_encode(const pb_jpeg_encode_params *p, const uint8_t *pixels, pb_buffer *out,
                    pb_trap *trap) {
     // The compress struct is only modified through pointers by libjpeg, so after a jump it is
@@ -285,18 +303,8 @@ int pb_jpeg_encode(const pb_jpeg_encode_params *p, const uint8_t *pixels, pb_buf
     pb_jpeg_destination dest = {.out = out};
     memset(&cinfo, 0, sizeof cinfo);
     jpeg_install_errors((j_common_ptr)&cinfo, &err, trap);
-    if (setjmp(trap->jump)) {
-        jpeg_destroy_compress(&cinfo);
-        free(out->data);
-        out->data = NULL;
-        out->size = out->capacity = 0;
-        return trap->status;
-    }
-    jpeg_create_compress(&cinfo);
-    dest.pub.init_destination = dest_init;
-    dest.pub.empty_output_buffer = dest_empty;
-    dest.pub.term_destination = dest_term;
-    cinfo.dest = &dest.pub;
+    if (setjmp(trap->jump)) return compress_failed(&cinfo, out, trap);
+    compress_into(&cinfo, &dest);
 
     cinfo.image_width = p->width;
     cinfo.image_height = p->height;
@@ -340,18 +348,8 @@ int pb_jpeg_band_encode(pb_jpeg_decoder *src, uint32_t band_height, const int16_
     pb_jpeg_destination dest = {.out = out};
     memset(&cinfo, 0, sizeof cinfo);
     jpeg_install_errors((j_common_ptr)&cinfo, &err, trap);
-    if (setjmp(trap->jump)) {
-        jpeg_destroy_compress(&cinfo);
-        free(out->data);
-        out->data = NULL;
-        out->size = out->capacity = 0;
-        return trap->status;
-    }
-    jpeg_create_compress(&cinfo);
-    dest.pub.init_destination = dest_init;
-    dest.pub.empty_output_buffer = dest_empty;
-    dest.pub.term_destination = dest_term;
-    cinfo.dest = &dest.pub;
+    if (setjmp(trap->jump)) return compress_failed(&cinfo, out, trap);
+    compress_into(&cinfo, &dest);
     // Width, components, sampling, quantization tables and colour space (with its JFIF or Adobe
     // marker) as the source declared them; only the height is the band's.
     jpeg_copy_critical_parameters(&src->cinfo, &cinfo);

@@ -26,14 +26,23 @@ extension GlyphFilter {
     /// through any of `others` (the other text boxes). Empty when the test does not apply: no
     /// ink in the mask or too little contrast between it and the ground. `tolerance`: how far (sum
     /// of channel differences) a pixel may lie from the line between the ground's and the type's
-    /// colours and still be followed as ink.
+    /// colours and still be followed as ink. With `straight`, only the pixels on a straight run of
+    /// that ink reaching `distance` beyond the region (see `straightRuns`).
     static func inkRunningOut(
         page: Bitmap<RGBA8>, mask: Bitmap<UInt8>, region r: PixelRect, others: [PixelRect], distance: Int,
-        tolerance: Int = InkMaskParameters().inkColourTolerance
+        straight: Bool = false, tolerance: Int = InkMaskParameters().inkColourTolerance
     ) -> [Bool] {
-        let w = r.width, h = r.height
         guard let (window, member) = inkAround(page: page, mask: mask, region: r, others: others, distance: distance, tolerance: tolerance)
         else { return [] }
+        return straight
+            ? straightRuns(member, window: window, region: r, distance: distance)
+            : joinedComponents(member, window: window, region: r, distance: distance)
+    }
+
+    /// The components of `member` (over `window`) that touch the region and reach `distance`
+    /// beyond it, as region-local flags.
+    private static func joinedComponents(_ member: [Bool], window: PixelRect, region r: PixelRect, distance: Int) -> [Bool] {
+        let w = r.width, h = r.height
         let ww = window.width, wh = window.height
         var out = [Bool](repeating: false, count: w * h)
         for part in InkMask.components(width: ww, height: wh, where: { member[$0] }) {
@@ -133,19 +142,13 @@ extension GlyphFilter {
         return (window, member)
     }
 
-    /// Region-local flags: true on the pixels of `region` that lie on a straight run of the page's
-    /// ink — across, down (each allowing the line to drift a pixel sideways, as a scanned rule
-    /// does) or along either diagonal — reaching `distance` px or more beyond the region without
-    /// entering `others`. That is a drawn line through the box (a scale's rails, a frame, a rule,
-    /// a dial's spoke); the letters it touches are not on such a run and stay type. Empty when the
-    /// test does not apply.
-    static func straightInkRunningOut(
-        page: Bitmap<RGBA8>, mask: Bitmap<UInt8>, region r: PixelRect, others: [PixelRect], distance: Int,
-        tolerance: Int = InkMaskParameters().inkColourTolerance
-    ) -> [Bool] {
+    /// With `straight`: the pixels of the region on a straight run of that ink — across, down (each
+    /// allowing the line to drift a pixel sideways, as a scanned rule does) or along either
+    /// diagonal — reaching `distance` beyond the region. That is a drawn line through the box (a
+    /// scale's rails, a frame, a rule, a dial's spoke); the letters it touches are not on such a
+    /// run and stay type.
+    private static func straightRuns(_ member: [Bool], window: PixelRect, region r: PixelRect, distance: Int) -> [Bool] {
         let w = r.width, h = r.height
-        guard let (window, member) = inkAround(page: page, mask: mask, region: r, others: others, distance: distance, tolerance: tolerance)
-        else { return [] }
         let ww = window.width, wh = window.height
         func reach(_ x: Int, _ y: Int) -> Int {
             let px = x + window.minX, py = y + window.minY

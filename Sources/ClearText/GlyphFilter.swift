@@ -109,8 +109,9 @@ public enum GlyphFilter {
             var lineDropped = 0
             if let page, p.lineRunOut > 0 {
                 let others = regions.enumerated().filter { $0.offset != index }.map(\.element)
-                let lines = straightInkRunningOut(
-                    page: page, mask: mask, region: r, others: others, distance: max(p.lineRunOut, min(r.width, r.height) / 2))
+                let lines = inkRunningOut(
+                    page: page, mask: mask, region: r, others: others, distance: max(p.lineRunOut, min(r.width, r.height) / 2),
+                    straight: true)
                 if !lines.isEmpty {
                     mask.pixels.withUnsafeMutableBufferPointer { m in
                         for y in 0..<h {

@@ -138,16 +138,19 @@ final class JPEGDecoding {
         return bitmap
     }
 
+    /// The pixels in `space`: a large progressive file a band at a time, anything else by
+    /// libjpeg in one pass.
+    private func decodePixels<P: PixelFormat>(_ space: J_COLOR_SPACE, components: Int, options: DecodeOptions) throws(CodecError) -> Bitmap<P> {
+        let (w, h) = try prepare(space, components: components, options: options)
+        if let banded: Bitmap<P> = decodeInBands(space, components: components, width: w, height: h, options: options) {
+            return banded
+        }
+        return try readPixels(width: w, height: h, limits: options.limits)
+    }
+
     func decodeRGBA(options: DecodeOptions) throws(CodecError) -> Bitmap<RGBA8> {
         // CMYK has four 8-bit channels too: decode it into the same buffer, convert in place.
-        let space = isCMYK ? JCS_CMYK : JCS_EXT_RGBA
-        let (w, h) = try prepare(space, components: 4, options: options)
-        var bitmap: Bitmap<RGBA8>
-        if let banded: Bitmap<RGBA8> = decodeInBands(space, components: 4, width: w, height: h, options: options) {
-            bitmap = banded
-        } else {
-            bitmap = try readPixels(width: w, height: h, limits: options.limits)
-        }
+        var bitmap: Bitmap<RGBA8> = try decodePixels(isCMYK ? JCS_CMYK : JCS_EXT_RGBA, components: 4, options: options)
         if isCMYK { PixelConversion.cmykToRGBA(&bitmap, inverted: isAdobeInverted) }
         return options.applyOrientation ? bitmap.applyingOrientation(info.orientation) : bitmap
     }
@@ -157,13 +160,7 @@ final class JPEGDecoding {
             return PixelConversion.grayOverWhite(try decodeRGBA(options: options))
         }
         // For YCbCr this is just the Y plane: chroma is never inverse-transformed.
-        let (w, h) = try prepare(JCS_GRAYSCALE, components: 1, options: options)
-        let bitmap: Bitmap<UInt8>
-        if let banded: Bitmap<UInt8> = decodeInBands(JCS_GRAYSCALE, components: 1, width: w, height: h, options: options) {
-            bitmap = banded
-        } else {
-            bitmap = try readPixels(width: w, height: h, limits: options.limits)
-        }
+        let bitmap: Bitmap<UInt8> = try decodePixels(JCS_GRAYSCALE, components: 1, options: options)
         return options.applyOrientation ? bitmap.applyingOrientation(info.orientation) : bitmap
     }
 
