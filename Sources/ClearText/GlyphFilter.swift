@@ -48,11 +48,13 @@ public struct GlyphFilterParameters: Sendable, Hashable {
     /// a straight run of the page's ink through a mask pixel must reach for that pixel to count
     /// as a drawn line and stay on the page (GlyphContinuation.swift). Unlike `runOut`, only the
     /// line's own pixels stay: the letters it touches are still type. Regions from `clear` are the
-    /// boxes grown by 12 px, so 24 asks for 36 px past the detected box. Chosen on NDL's drawings
-    /// (harm 5.51 → 5.16 %), confirmed on the picture books (RealCorpus and HeldOut harm
-    /// unchanged) and the generated corpora (in-fill unchanged or better, no box worse than the
-    /// scan that was not before). 0 turns it off.
-    public var lineRunOut = 24
+    /// boxes grown by 12 px, so 24 asks for 36 px past the detected box. 0 turns it off, and it is
+    /// off by default: at 24 it took NDL's drawing harm from 5.51 to 5.16 % and changed no
+    /// picture-book page's drawing, but two captions of *The Real Mother Goose* printed between
+    /// frame lines, left as scanned before (the lines, dropped as rules, flagged the box), were
+    /// filled into smears: the fill took the kept lines' ink into its ground
+    /// (Documentation/Evaluation.md).
+    public var lineRunOut = 0
 
     public init() {}
 
