@@ -182,10 +182,9 @@ final class JPEGDecoding {
         }
     }
 
-    /// Coefficient bytes one band may hold (its blocks, and as much again in libjpeg while the
-    /// band is written); tests set it small, and `forceBands`, to cut small files into many bands.
-    var bandBudget = 4 << 20
-    var forceBands = false
+    /// Coefficient bytes one band holds (its blocks, and as much again in libjpeg while the band
+    /// is written), unless `DecodeOptions.progressiveBandBytes` says otherwise.
+    static let bandBytes = 4 << 20
     /// Bands the last decode was read in (0: libjpeg decoded it whole).
     private(set) var bandsDecoded = 0
 
@@ -201,11 +200,11 @@ final class JPEGDecoding {
         // 16 MiB, the bands are worth their cost (every scan read again for each band). Judged
         // from the header before the file's scans are looked at.
         let decodedBytes = width * height * MemoryLayout<P>.stride
-        let forced = forceBands || options.progressiveBandBytes != nil
+        let forced = options.progressiveBandBytes != nil
         guard forced || declaredCoefficientBytes > (16 << 20) + decodedBytes / 10,
             let layout = ProgressiveLayout.read(bytes), layout.width == info.width, layout.height == info.height
         else { return nil }
-        let bandBudget = max(1, options.progressiveBandBytes ?? bandBudget)
+        let bandBudget = max(1, options.progressiveBandBytes ?? Self.bandBytes)
         let decoder = ProgressiveBandDecoder(layout: layout, src: bytes)
         let mcuPixels = 8 * layout.vmax
         let denominator = Int(options.jpegScale.rawValue)

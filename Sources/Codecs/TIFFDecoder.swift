@@ -203,10 +203,6 @@ final class JP2Decoding {
             bitDepth: Int(h.precision), hasAlpha: h.has_alpha != 0, isGray: h.is_gray != 0, isInterlaced: false)
     }
 
-    /// Bands of about this many rows instead of OpenJPEG's own choice (tests: a band decode must
-    /// give exactly the whole decode's pixels); 0 lets the shim choose.
-    var bandRows = 0
-
     /// Decodes the whole image, a band of rows at a time when it is large; the limits are checked
     /// before OpenJPEG allocates its components. One decode per instance.
     func decodeRGBA(options: DecodeOptions) throws(CodecError) -> Bitmap<RGBA8> {
@@ -216,7 +212,7 @@ final class JP2Decoding {
         }
         var status = Int32(PBS_OK)
         let bitmap = Bitmap<RGBA8>(width: w, height: h) { p in
-            status = pbs_jp2_decode_rgba(j, p.bytes, w * 4, UInt32(clamping: options.jpeg2000BandRows ?? bandRows))
+            status = pbs_jp2_decode_rgba(j, p.bytes, w * 4, UInt32(clamping: options.jpeg2000BandRows ?? 0))
         }
         try check(status)
         return bitmap

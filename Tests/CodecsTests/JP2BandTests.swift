@@ -21,12 +21,18 @@ import TestSupport
 
     static let all = fixtures + FileDecodeTests.onDisk.filter { $0.name.hasPrefix("jp2/") }
 
+    /// Bands of `rows` rows; 0: the shim's own choice.
+    static func options(_ rows: Int) -> DecodeOptions {
+        var o = DecodeOptions()
+        o.jpeg2000BandRows = rows == 0 ? nil : rows
+        return o
+    }
+
     static func decode(_ bytes: [UInt8], rows: Int) -> Result<FileDecodeTests.Rows, CodecError> {
         FileDecodeTests.outcome { () throws(CodecError) in
             try bytes.withUnsafeBufferPointer { (data) throws(CodecError) in
                 let decoding = try JP2Decoding(data, name: "band.jp2", limits: .default)
-                decoding.bandRows = rows
-                let b = try decoding.decodeRGBA(options: DecodeOptions())
+                let b = try decoding.decodeRGBA(options: options(rows))
                 return .init(pixels: b.pixels, width: b.width, height: b.height)
             }
         }
@@ -36,8 +42,7 @@ import TestSupport
         FileDecodeTests.outcome { () throws(CodecError) in
             let file = try SourceFile(path)
             let decoding = try JP2Decoding(file: file, limits: .default)
-            decoding.bandRows = rows
-            let b = try decoding.decodeRGBA(options: DecodeOptions())
+            let b = try decoding.decodeRGBA(options: options(rows))
             return .init(pixels: b.pixels, width: b.width, height: b.height)
         }
     }

@@ -46,12 +46,10 @@ import TestSupport
     }
 
     static func decodeOnce(_ bytes: [UInt8], bands: Int?, gray: Bool, options: DecodeOptions) throws(CodecError) -> ([UInt8], Int) {
-        try bytes.withUnsafeBufferPointer { (data) throws(CodecError) in
+        var options = options
+        options.progressiveBandBytes = bands
+        return try bytes.withUnsafeBufferPointer { (data) throws(CodecError) in
                 let d = try JPEGDecoding(data, name: "band.jpg", strict: options.strict)
-                if let bands {
-                    d.forceBands = true
-                    d.bandBudget = bands
-                }
                 if gray { return (try d.decodeGray(options: options).pixels, d.bandsDecoded) }
                 let pixels = try d.decodeRGBA(options: options).pixels.flatMap { [$0.r, $0.g, $0.b, $0.a] }
                 return (pixels, d.bandsDecoded)
@@ -111,9 +109,9 @@ import TestSupport
             let whole = Self.decode(sample.bytes, bands: nil, gray: false, options: DecodeOptions())
             let fromFile = FileDecodeTests.outcome { () throws(CodecError) -> [UInt8] in
                 let d = try JPEGDecoding(file: try SourceFile(path), strict: false)
-                d.forceBands = true
-                d.bandBudget = 1
-                let pixels = try d.decodeRGBA(options: DecodeOptions()).pixels.flatMap { [$0.r, $0.g, $0.b, $0.a] }
+                var banded = DecodeOptions()
+                banded.progressiveBandBytes = 1
+                let pixels = try d.decodeRGBA(options: banded).pixels.flatMap { [$0.r, $0.g, $0.b, $0.a] }
                 #expect(d.bandsDecoded > 3, "\(sample.name) from the file: \(d.bandsDecoded) bands")
                 return pixels
             }
