@@ -68,7 +68,10 @@ def run_book(binary, pages, analyze_args, clear_args, workdir):
     for name, path, _, _ in pages:
         shutil.copy(path, os.path.join(workdir, name))
     subprocess.run([binary, "analyze", workdir, *analyze_args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    subprocess.run([binary, "clear", workdir, *clear_args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The pixels each fill replaced go beside the cleared pages (fill/), for labs that judge the
+    # fills of a kept run (--keep) without guessing them from differences.
+    subprocess.run([binary, "clear", workdir, "--fill-masks", os.path.join(workdir, "fill"), *clear_args],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     rows = []
     for name, path, text, art in pages:
         cleared = os.path.join(workdir, "clear", os.path.splitext(name)[0] + ".png")

@@ -34,6 +34,14 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
     public var minimumInk: Int = 20
     /// A pixel the fill moved by less than this (8-bit levels, any channel) was left as it was.
     public var unchangedLevels: Int = 8
+    /// Edges the fill made, over the ground's own (``FillCheck/edgesMade(scan:cleared:filled:box:ink:parameters:)``),
+    /// at which the box goes back to the scan: a fill with more edge than the typical ground
+    /// round it. Chosen on RealCorpus boxes labelled by eye (Documentation/ClearText.md, "Edges
+    /// the fill made"). 0 turns this reading off.
+    public var edgesMade: Double = 1
+    /// Edge strength (Sobel magnitude of 8-bit luma) added to the ground's: what JPEG noise and
+    /// paper grain give a flat ground, so a fill over flat paper is not judged against zero.
+    public var edgeFloor: Double = 8
 
     public init() {}
 
@@ -44,6 +52,8 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         case "minimumContrast": minimumContrast = value
         case "minimumInk": minimumInk = Int(value)
         case "unchangedLevels": unchangedLevels = Int(value)
+        case "edgesMade": edgesMade = value
+        case "edgeFloor": edgeFloor = value
         default: return false
         }
         return true
@@ -57,9 +67,13 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         }
         if !(1...1_000_000).contains(minimumInk) { throw .invalidParameter(name: "minimumInk", reason: "must be 1...1000000, got \(minimumInk)") }
         if !(1...256).contains(unchangedLevels) { throw .invalidParameter(name: "unchangedLevels", reason: "must be 1...256, got \(unchangedLevels)") }
+        if !(edgesMade >= 0 && edgesMade.isFinite) { throw .invalidParameter(name: "edgesMade", reason: "must be finite and ≥ 0, got \(edgesMade)") }
+        if !(edgeFloor > 0 && edgeFloor.isFinite) { throw .invalidParameter(name: "edgeFloor", reason: "must be finite and > 0, got \(edgeFloor)") }
     }
 
-    public var description: String { "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels)" }
+    public var description: String {
+        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor)"
+    }
 }
 
 public enum FillCheck {
@@ -162,6 +176,106 @@ public enum FillCheck {
     }
 
     private static func absDiff(_ a: UInt8, _ b: UInt8) -> Int { abs(Int(a) - Int(b)) }
+
+    /// The edges the fill made in `box`, over the ground's own: the mean edge strength (Sobel
+    /// magnitude of the cleared page's luma) over the filled pixels and the pixel round each,
+    /// divided by the median edge strength of the scan's ground round the text plus
+    /// `edgeFloor`. The ground is the box and a ring a quarter of its short side wide (at least
+    /// 4 px), less everything within 2 px of a filled pixel or of the detector's ink (`ink`, when
+    /// there is a mask file). A fill that gives back the ground has about its texture and reads
+    /// under 1; letters left in pieces, outlines left round filled cores, streaks of copied
+    /// neighbouring lines and blotches read above (their edges are what a reader sees). Nil when
+    /// fewer than `minimumInk` pixels of the box were filled.
+    ///
+    /// It needs no colours, so it reads every box the colour readings cannot: ink and ground of
+    /// the same grey, librarian-drawn boxes with no mask file, text over dark art.
+    public static func edgesMade(
+        scan: Bitmap<RGBA8>, cleared: Bitmap<RGBA8>, filled: Bitmap<UInt8>, box: PixelRect, ink inkMask: Bitmap<UInt8>?,
+        parameters p: FillCheckParameters = .init()
+    ) -> Double? {
+        precondition(scan.width == cleared.width && scan.height == cleared.height && scan.width == filled.width
+            && scan.height == filled.height && (inkMask.map { $0.width == scan.width && $0.height == scan.height } ?? true),
+            "scan, cleared page, fill and ink masks differ in size")
+        guard let b = box.intersection(scan.bounds), b.width > 0, b.height > 0 else { return nil }
+        let w = scan.width
+        var filledCount = 0
+        for y in b.minY..<b.maxY { for x in b.minX..<b.maxX where filled.pixels[y * w + x] != 0 { filledCount += 1 } }
+        guard filledCount >= p.minimumInk else { return nil }
+        let r = max(4, min(b.width, b.height) / 4)
+        guard let g = b.expanded(by: r).intersection(scan.bounds) else { return nil }
+        let gw = g.width, gh = g.height
+        // Filled or ink, then grown by 2: the ground is what lies farther from both.
+        var marked = [Bool](repeating: false, count: gw * gh)
+        for y in 0..<gh {
+            for x in 0..<gw {
+                let i = (g.minY + y) * w + g.minX + x
+                marked[y * gw + x] = filled.pixels[i] != 0 || (inkMask?.pixels[i] ?? 0) != 0
+            }
+        }
+        let near = Self.grown(marked, width: gw, height: gh, by: 2)
+        // The ground's edge strengths, counted by whole levels, for their median.
+        var histogram = [Int](repeating: 0, count: 2048)
+        var groundCount = 0
+        for y in 0..<gh {
+            for x in 0..<gw where !near[y * gw + x] {
+                let e = Self.edge(scan, x: g.minX + x, y: g.minY + y)
+                histogram[min(histogram.count - 1, Int(e))] += 1
+                groundCount += 1
+            }
+        }
+        var ground = 0.0
+        if groundCount >= p.minimumInk {
+            var seen = 0
+            for (v, n) in histogram.enumerated() {
+                seen += n
+                if 2 * seen >= groundCount { ground = Double(v) + 0.5; break }
+            }
+        }
+        // The filled pixels and the pixel round each, in the box: a remnant's edge lies on the
+        // fill's border.
+        let filledNear = Self.grown(marked.indices.map { i in
+            filled.pixels[(g.minY + i / gw) * w + g.minX + i % gw] != 0
+        }, width: gw, height: gh, by: 1)
+        var sum = 0.0, count = 0
+        for y in b.minY..<b.maxY {
+            for x in b.minX..<b.maxX where filledNear[(y - g.minY) * gw + x - g.minX] {
+                sum += Self.edge(cleared, x: x, y: y)
+                count += 1
+            }
+        }
+        guard count > 0 else { return nil }
+        return sum / Double(count) / (ground + p.edgeFloor)
+    }
+
+    /// Sobel magnitude of the luma at (x, y), the page's edge pixels repeated beyond it.
+    static func edge(_ page: Bitmap<RGBA8>, x: Int, y: Int) -> Double {
+        func l(_ dx: Int, _ dy: Int) -> Double {
+            let px = page.pixels[min(page.height - 1, max(0, y + dy)) * page.width + min(page.width - 1, max(0, x + dx))]
+            return 0.299 * Double(px.r) + 0.587 * Double(px.g) + 0.114 * Double(px.b)
+        }
+        let gx = (l(1, -1) + 2 * l(1, 0) + l(1, 1)) - (l(-1, -1) + 2 * l(-1, 0) + l(-1, 1))
+        let gy = (l(-1, 1) + 2 * l(0, 1) + l(1, 1)) - (l(-1, -1) + 2 * l(0, -1) + l(1, -1))
+        return (gx * gx + gy * gy).squareRoot()
+    }
+
+    /// `mask` grown by `radius` pixels (a square neighbourhood), separably.
+    static func grown(_ mask: [Bool], width: Int, height: Int, by radius: Int) -> [Bool] {
+        var across = [Bool](repeating: false, count: mask.count)
+        for y in 0..<height {
+            var last = Int.min / 2
+            for x in 0..<width { if mask[y * width + x] { last = x }; if x - last <= radius { across[y * width + x] = true } }
+            last = Int.max / 2
+            for x in stride(from: width - 1, through: 0, by: -1) { if mask[y * width + x] { last = x }; if last - x <= radius { across[y * width + x] = true } }
+        }
+        var out = [Bool](repeating: false, count: mask.count)
+        for x in 0..<width {
+            var last = Int.min / 2
+            for y in 0..<height { if across[y * width + x] { last = y }; if y - last <= radius { out[y * width + x] = true } }
+            last = Int.max / 2
+            for y in stride(from: height - 1, through: 0, by: -1) { if across[y * width + x] { last = y }; if last - y <= radius { out[y * width + x] = true } }
+        }
+        return out
+    }
 
     /// Puts the scan back wherever `fill` marks a change within `area`, and clears those marks.
     public static func restore(_ cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, from scan: Bitmap<RGBA8>, within area: PixelRect) {

@@ -33,6 +33,10 @@ public struct ClearedPage: Sendable {
     /// gave no reading; empty when there was no check (no mask file, or `fileOnly`). A box at or
     /// over the check's bar went back to the scan and `needsReview`.
     public var textLeft: [Double?]
+    /// Per box, the edges its fill made over its ground's (``FillCheck/edgesMade(scan:cleared:filled:box:ink:parameters:)``),
+    /// nil where the box gave no reading; empty when not read (`fileOnly`, or the reading off).
+    /// A box at or over the bar went back to the scan and `needsReview`.
+    public var edgesMade: [Double?]
     /// "estimate", "file+estimate" when a mask file was used, or "file" when it was used alone.
     public var maskKind: String
     public var maskMilliseconds: Double
@@ -123,42 +127,53 @@ public enum PageClearing {
                 }
             }
         }
-        // After the fill, each box is checked against the detector's own reading of the ink:
-        // where its text is still on the page (the mask missed the letters, or took the art
-        // across them instead), the box goes back to the scan and is flagged, as a box the glyph
-        // filter could not judge is. Without a mask file there is no reading independent of
-        // the fill's, and no check.
-        var textLeft: [Double?] = []
-        if let detectorInk, checkParameters.textLeft > 0 {
-            textLeft = checkFills(
-                scan: image, cleared: &cleared, fill: &fill, boxes: boxes, regions: regions, glyphs: &glyphs, ink: detectorInk,
-                infill: infill.parameters, parameters: checkParameters)
-        }
+        // After the fill, each box is checked: where its text is still on the page (read against
+        // the detector's own reading of the ink: the mask missed the letters, or took the art
+        // across them instead), or where the fill made edges its ground does not have (letters
+        // left in pieces, smears, blotches), the box goes back to the scan and is flagged, as a
+        // box the glyph filter could not judge is. Without a mask file there is no reading of
+        // the ink independent of the fill's, and only the edges are read.
+        // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
+        let (textLeft, edges) = fileOnly ? ([], []) : checkFills(
+            scan: image, cleared: &cleared, fill: &fill, boxes: boxes, regions: regions, glyphs: &glyphs, ink: detectorInk,
+            infill: infill.parameters, parameters: checkParameters)
         let t3 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
-            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, maskKind: maskKind,
+            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges, maskKind: maskKind,
             maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2) + ms(t2, t3))
     }
 
-    /// Checks every box after the fill (``FillCheck``): a box whose text is left goes back to the
-    /// scan (every pixel its fill may have changed: its region grown as far as the fill mask
-    /// reaches) and is flagged. Returns each box's reading.
+    /// Checks every box after the fill (``FillCheck``): a box whose text is left, or whose fill
+    /// made edges its ground does not have, goes back to the scan (every pixel its fill may have
+    /// changed: its region grown as far as the fill mask reaches) and is flagged. Returns each
+    /// box's readings.
     static func checkFills(
         scan: Bitmap<RGBA8>, cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, boxes: [PixelRect], regions: [PixelRect],
-        glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>, infill p: InFillParameters, parameters: FillCheckParameters
-    ) -> [Double?] {
-        var readings: [Double?] = []
+        glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>?, infill p: InFillParameters, parameters: FillCheckParameters
+    ) -> (textLeft: [Double?], edges: [Double?]) {
+        var textLeft: [Double?] = [], edges: [Double?] = []
+        let readLeft = ink != nil && parameters.textLeft > 0, readEdges = parameters.edgesMade > 0
+        guard readLeft || readEdges else { return ([], []) }
+        // Every box is read before any goes back to the scan: a box put back would otherwise
+        // change what its neighbours' rings read.
         for (i, box) in boxes.enumerated() {
-            let others = boxes.enumerated().compactMap { $0.offset == i ? nil : $0.element }
-            let left = FillCheck.textLeft(scan: scan, cleared: cleared, filled: fill, box: box, others: others, ink: ink, parameters: parameters)
-            readings.append(left)
-            guard let left, left >= parameters.textLeft else { continue }
+            if let ink, readLeft {
+                let others = boxes.enumerated().compactMap { $0.offset == i ? nil : $0.element }
+                textLeft.append(FillCheck.textLeft(scan: scan, cleared: cleared, filled: fill, box: box, others: others, ink: ink, parameters: parameters))
+            }
+            if readEdges { edges.append(FillCheck.edgesMade(scan: scan, cleared: cleared, filled: fill, box: box, ink: ink, parameters: parameters)) }
+        }
+        func over(_ reading: Double?, _ bar: Double) -> Bool { reading.map { $0 >= bar } ?? false }
+        for i in boxes.indices {
+            let textIsLeft = readLeft && over(textLeft[i], parameters.textLeft)
+            let madeEdges = readEdges && over(edges[i], parameters.edgesMade)
+            guard textIsLeft || madeEdges else { continue }
             if i < glyphs.count { glyphs[i].needsReview = true }
-            let region = i < regions.count ? regions[i] : box
+            let region = i < regions.count ? regions[i] : boxes[i]
             FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth))
         }
-        return readings
+        return (textLeft, edges)
     }
 
     /// The mask file plus the estimate's ink it missed, by the rules of ``clear(page:boxes:maskFile:source:infill:maskParameters:fileOnly:)``.

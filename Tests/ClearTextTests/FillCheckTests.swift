@@ -180,3 +180,74 @@ import Testing
         }
     }
 }
+
+/// The check's second question: did the fill make edges its ground does not have?
+@Suite struct FillEdgeTests {
+    static let box = FillCheckTests.box
+
+    /// Paper grain: every pixel a few levels off the paper, deterministically.
+    static func grain(_ x: Int, _ y: Int) -> RGBA8 {
+        let n = UInt8(truncatingIfNeeded: (x &* 73 &+ y &* 151 &+ (x * y) % 17) % 24)
+        return RGBA8(r: 226 &+ n, g: 218 &+ n, b: 196 &+ n)
+    }
+
+    @Test(arguments: [false, true])
+    func aFillThatGivesBackTheGroundMakesNoEdges(grainy: Bool) throws {
+        func ground(_ x: Int, _ y: Int) -> RGBA8 { grainy ? Self.grain(x, y) : FillCheckTests.paper }
+        let (scan, letters) = FillCheckTests.page(ground: ground)
+        let fill = FillCheckTests.grown(letters, by: 2)
+        var cleared = scan
+        for i in fill.pixels.indices where fill.pixels[i] != 0 { cleared.pixels[i] = ground(i % scan.width, i / scan.width) }
+        let inks: [Bitmap<UInt8>?] = [letters, nil]
+        for ink in inks {
+            let made = try #require(FillCheck.edgesMade(scan: scan, cleared: cleared, filled: fill, box: Self.box, ink: ink))
+            // Under the bar; a copy of a grain this fine is the worst case (the mean of its edges
+            // over their median: 0.85), a real fill smooths it and reads lower.
+            #expect(made < FillCheckParameters().edgesMade, "\(made)")
+        }
+    }
+
+    /// Streaks: each letter's hole filled with rows copied from a neighbouring letter's (dark
+    /// bands across the hole), as a copy fill fed with text does.
+    @Test func streaksOfCopiedInkAreEdges() throws {
+        let (scan, letters) = FillCheckTests.page { x, y in Self.grain(x, y) }
+        let fill = FillCheckTests.grown(letters, by: 2)
+        var cleared = scan
+        for i in fill.pixels.indices where fill.pixels[i] != 0 {
+            cleared.pixels[i] = (i / scan.width) % 6 < 2 ? FillCheckTests.navy : Self.grain(i % scan.width, i / scan.width)
+        }
+        let made = try #require(FillCheck.edgesMade(scan: scan, cleared: cleared, filled: fill, box: Self.box, ink: letters))
+        #expect(made >= FillCheckParameters().edgesMade, "\(made)")
+    }
+
+    /// Half of every letter left (the fill took the lower half only): the cut and the halves'
+    /// sides are edges in the fill's border.
+    @Test func halfLettersAreEdges() throws {
+        let (scan, letters) = FillCheckTests.page { _, _ in FillCheckTests.paper }
+        var lower = letters
+        for y in 0..<(Self.box.minY + Self.box.height / 2) { for x in 0..<scan.width { lower.pixels[y * scan.width + x] = 0 } }
+        let fill = FillCheckTests.grown(lower, by: 2)
+        var cleared = scan
+        for i in fill.pixels.indices where fill.pixels[i] != 0 { cleared.pixels[i] = FillCheckTests.paper }
+        let made = try #require(FillCheck.edgesMade(scan: scan, cleared: cleared, filled: fill, box: Self.box, ink: letters))
+        #expect(made >= FillCheckParameters().edgesMade, "\(made)")
+    }
+
+    @Test func noReadingWithoutAFill() {
+        let (scan, letters) = FillCheckTests.page { _, _ in FillCheckTests.paper }
+        let none = Bitmap<UInt8>(width: scan.width, height: scan.height, fill: 0)
+        #expect(FillCheck.edgesMade(scan: scan, cleared: scan, filled: none, box: Self.box, ink: letters) == nil)
+        #expect(FillCheck.edgesMade(scan: scan, cleared: scan, filled: none, box: PixelRect(x: 900, y: 900, width: 5, height: 5), ink: nil) == nil)
+    }
+
+    @Test func parametersAreNamedAndChecked() throws {
+        var p = FillCheckParameters()
+        #expect(p.set("edgesMade", to: 1.5) && p.edgesMade == 1.5)
+        #expect(p.set("edgeFloor", to: 4) && p.edgeFloor == 4)
+        p.edgeFloor = 0
+        #expect(throws: ClearTextError.self) { try p.validate() }
+        p.edgeFloor = 8
+        p.edgesMade = -1
+        #expect(throws: ClearTextError.self) { try p.validate() }
+    }
+}

@@ -1,7 +1,7 @@
-// `clear` checks each box after the fill against the detector's mask (FillCheck): a well-cleared
-// box is reported with its text gone and stays cleared, a box whose words the fill left goes back
-// to the scan and is flagged; without a mask file, and for the in-fill scored alone (`fileOnly`),
-// there is no check.
+// `clear` checks each box after the fill (FillCheck): a well-cleared box is reported with its text
+// gone and stays cleared; a box whose words the fill left (read against the detector's mask) or
+// whose fill made edges its ground does not have goes back to the scan and is flagged; without a
+// mask file only the edges are read, and for the in-fill scored alone (`fileOnly`) nothing is.
 
 @testable import ClearText
 import Codecs
@@ -83,11 +83,14 @@ import Testing
         let before = cleared
         let report = GlyphFilterReport(region: fence, glyphSize: 28, keptPixels: 1, droppedPixels: 0, needsReview: false)
         var glyphs = [report, report]
-        let readings = PageClearing.checkFills(
+        var textOnly = FillCheckParameters()
+        textOnly.edgesMade = 0
+        let (readings, edges) = PageClearing.checkFills(
             scan: scan, cleared: &cleared, fill: &fill, boxes: [fence, clean], regions: [fence, clean], glyphs: &glyphs,
-            ink: letters, infill: InFillParameters(), parameters: FillCheckParameters())
+            ink: letters, infill: InFillParameters(), parameters: textOnly)
         #expect((readings[0] ?? 0) > 0.9, "\(readings)")
         #expect((readings[1] ?? 1) < 0.05, "\(readings)")
+        #expect(edges.isEmpty, "the edge reading was off")
         #expect(glyphs.map(\.needsReview) == [true, false])
         for y in 0..<h {
             for x in 0..<w {
@@ -107,13 +110,64 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = try Self.writeMask(letters, in: dir)
         let fileOnly = try PageClearing.clear(page: image, boxes: [Self.box], maskFile: file, source: "p.png", infill: InFill(), fileOnly: true)
-        #expect(fileOnly.textLeft.isEmpty)
+        #expect(fileOnly.textLeft.isEmpty && fileOnly.edgesMade.isEmpty)
         var off = FillCheckParameters()
         off.textLeft = 0
+        off.edgesMade = 0
         let unchecked = try PageClearing.clear(page: image, boxes: [Self.box], maskFile: file, source: "p.png", infill: InFill(), checkParameters: off)
-        #expect(unchecked.textLeft.isEmpty)
-        // Without a mask file there is no reading of the ink independent of the fill's own.
+        #expect(unchecked.textLeft.isEmpty && unchecked.edgesMade.isEmpty)
+        // Without a mask file there is no reading of the ink independent of the fill's own; the
+        // edges the fill made are still read (and a clean fill on paper makes none).
         let estimated = try PageClearing.clear(page: image, boxes: [Self.box], maskFile: nil, source: "p.png", infill: InFill())
         #expect(estimated.textLeft.isEmpty)
+        #expect(estimated.edgesMade.count == 1)
+        let edges = try #require(estimated.edgesMade[0])
+        #expect(edges < 0.5, "\(edges)")
+        #expect(estimated.glyphs.map(\.needsReview) == [false])
+    }
+
+    /// Letters `width` px wide whose mask held only a 2-px core, the cores (grown by one)
+    /// replaced by paper and the outlines left: what a mask that missed the letters' edges gives.
+    static func outlinedPage(width: Int) -> (scan: Bitmap<RGBA8>, cleared: Bitmap<RGBA8>, fill: Bitmap<UInt8>, cores: Bitmap<UInt8>) {
+        let w = 240, h = 120
+        var scan = Bitmap(width: w, height: h, fill: Self.paper)
+        var cores = Bitmap<UInt8>(width: w, height: h, fill: 0)
+        var x = Self.box.minX + 4
+        while x + width <= Self.box.maxX - 4 {
+            scan.fill(PixelRect(x: x, y: Self.box.minY + 4, width: width, height: Self.box.height - 8), with: Self.navy)
+            cores.fill(PixelRect(x: x + width / 2 - 1, y: Self.box.minY + 7, width: 2, height: Self.box.height - 14), with: 255)
+            x += width + 6
+        }
+        let fill = Self.grownByOne(cores)
+        var cleared = scan
+        for i in fill.pixels.indices where fill.pixels[i] != 0 { cleared.pixels[i] = Self.paper }
+        return (scan, cleared, fill, cores)
+    }
+
+    /// Letters' outlines left round filled cores: with no mask file to read colours against, the
+    /// edge reading alone sends the box back to the scan and flags it.
+    @Test(arguments: [8, 14])
+    func outlinesLeftSendTheBoxBackToTheScan(width: Int) throws {
+        var (scan, cleared, fill, _) = Self.outlinedPage(width: width)
+        let report = GlyphFilterReport(region: Self.box, glyphSize: 26, keptPixels: 1, droppedPixels: 0, needsReview: false)
+        var glyphs = [report]
+        let (_, edges) = PageClearing.checkFills(
+            scan: scan, cleared: &cleared, fill: &fill, boxes: [Self.box], regions: [Self.box], glyphs: &glyphs,
+            ink: nil, infill: InFillParameters(), parameters: FillCheckParameters())
+        let made = try #require(edges.first ?? nil)
+        #expect(made >= FillCheckParameters().edgesMade, "\(made)")
+        #expect(glyphs.map(\.needsReview) == [true])
+        #expect(cleared.pixels == scan.pixels, "the box is back as scanned")
+        #expect(fill.pixels.allSatisfy { $0 == 0 })
+    }
+
+    static func grownByOne(_ m: Bitmap<UInt8>) -> Bitmap<UInt8> {
+        var out = m
+        for y in 1..<(m.height - 1) {
+            for x in 1..<(m.width - 1) where m.pixels[y * m.width + x] != 0 {
+                for dy in -1...1 { for dx in -1...1 { out.pixels[(y + dy) * m.width + x + dx] = 255 } }
+            }
+        }
+        return out
     }
 }

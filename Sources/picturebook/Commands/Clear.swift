@@ -27,8 +27,9 @@ struct Clear: ParsableCommand {
             and marked "needsReview": true in book.json (the reader then shows that page as the \
             scan, with PopoutText). So is a box whose text is still on the page after the fill \
             (the mask missed its letters, or took the art across them): a third or more of its \
-            ink left, read against the detector's own mask. --report lists the boxes that need \
-            review.
+            ink left, read against the detector's own mask; and a box whose fill made edges its \
+            ground does not have (letters left in pieces, streaks, blotches). --report lists the \
+            boxes that need review.
 
             Examples:
               picturebook clear Books/moon-rabbit
@@ -69,7 +70,7 @@ struct Clear: ParsableCommand {
     @Flag(help: "List the boxes left as scanned for a person to review (on stdout, one a line).")
     var report = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0 turns the check after the fill off).", visibility: .hidden))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0 and edgesMade=0 turn the two readings of the check after the fill off).", visibility: .hidden))
     var overrides: [String] = []
 
     /// The in-fill's, the ink estimate's and the fill check's parameters from the options, every
@@ -135,7 +136,7 @@ struct Clear: ParsableCommand {
                 image: page.image, width: image.width, height: image.height, boxes: boxes.count, mask: result.maskKind,
                 maskMilliseconds: result.maskMilliseconds, infillMilliseconds: result.infillMilliseconds,
                 filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
-                methods: reports.map(\.method.rawValue)))
+                methods: reports.map(\.method.rawValue), textLeft: result.textLeft, edgesMade: result.edgesMade))
             return .written
         }
         try statsLines.flush()
@@ -197,6 +198,9 @@ struct PageStats: Encodable {
     var infillMilliseconds: Double
     var filledPixels: Int
     var methods: [String]
+    /// Per box, the readings of the check after the fill (null where a box gave none).
+    var textLeft: [Double?]
+    var edgesMade: [Double?]
 }
 
 /// Per page image, which boxes `clear` left as scanned; filled from worker threads.
