@@ -258,21 +258,28 @@ public enum FillCheck {
         return (gx * gx + gy * gy).squareRoot()
     }
 
-    /// `mask` grown by `radius` pixels (a square neighbourhood), separably.
+    /// `mask` grown by `radius` pixels (a square neighbourhood), separably: along the rows, then
+    /// down the columns.
     static func grown(_ mask: [Bool], width: Int, height: Int, by radius: Int) -> [Bool] {
-        var across = [Bool](repeating: false, count: mask.count)
-        for y in 0..<height {
-            var last = Int.min / 2
-            for x in 0..<width { if mask[y * width + x] { last = x }; if x - last <= radius { across[y * width + x] = true } }
-            last = Int.max / 2
-            for x in stride(from: width - 1, through: 0, by: -1) { if mask[y * width + x] { last = x }; if last - x <= radius { across[y * width + x] = true } }
-        }
+        let across = spread(mask, lines: height, length: width, radius: radius) { line, i in line * width + i }
+        return spread(across, lines: width, length: height, radius: radius) { line, i in i * width + line }
+    }
+
+    /// Every pixel of every line within `radius` of a set pixel of that line; pixel `i` of line
+    /// `line` is `mask[at(line, i)]`.
+    private static func spread(_ mask: [Bool], lines: Int, length: Int, radius: Int, at: (Int, Int) -> Int) -> [Bool] {
         var out = [Bool](repeating: false, count: mask.count)
-        for x in 0..<width {
+        for line in 0..<lines {
             var last = Int.min / 2
-            for y in 0..<height { if across[y * width + x] { last = y }; if y - last <= radius { out[y * width + x] = true } }
+            for i in 0..<length {
+                if mask[at(line, i)] { last = i }
+                if i - last <= radius { out[at(line, i)] = true }
+            }
             last = Int.max / 2
-            for y in stride(from: height - 1, through: 0, by: -1) { if across[y * width + x] { last = y }; if last - y <= radius { out[y * width + x] = true } }
+            for i in stride(from: length - 1, through: 0, by: -1) {
+                if mask[at(line, i)] { last = i }
+                if last - i <= radius { out[at(line, i)] = true }
+            }
         }
         return out
     }
