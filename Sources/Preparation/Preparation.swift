@@ -37,10 +37,31 @@ public struct ClearedPage: Sendable {
     /// nil where the box gave no reading; empty when not read (`fileOnly`, or the reading off).
     /// A box at or over the bar went back to the scan and `needsReview`.
     public var edgesMade: [Double?]
+    /// Per box, why it was left as scanned (nil for a box that was cleared); empty with `fileOnly`.
+    public var reviewReasons: [ReviewReason?]
     /// "estimate", "file+estimate" when a mask file was used, or "file" when it was used alone.
     public var maskKind: String
     public var maskMilliseconds: Double
     public var infillMilliseconds: Double
+}
+
+/// Why `clear` left a box as scanned and flagged it for review.
+public enum ReviewReason: String, Sendable, Hashable, CustomStringConvertible {
+    /// The glyph filter gave up much of the box's mask: the box lies in a drawing.
+    case inDrawing
+    /// After the fill, a third or more of the box's text was still on the page.
+    case textLeft
+    /// The fill made edges the box's ground does not have.
+    case edgesMade
+
+    /// For a person reviewing the box.
+    public var description: String {
+        switch self {
+        case .inDrawing: "its ink could not be shown to be type alone (it lies in a drawing)"
+        case .textLeft: "the fill left its text on the page (the mask missed letters, or took the art across them)"
+        case .edgesMade: "the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)"
+        }
+    }
 }
 
 public enum PageClearing {
@@ -134,13 +155,16 @@ public enum PageClearing {
         // box the glyph filter could not judge is. Without a mask file there is no reading of
         // the ink independent of the fill's, and only the edges are read.
         // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
+        let drawn = glyphs.map(\.needsReview)
         let (textLeft, edges) = fileOnly ? ([], []) : checkFills(
             scan: image, cleared: &cleared, fill: &fill, boxes: boxes, regions: regions, glyphs: &glyphs, ink: detectorInk,
             infill: infill.parameters, parameters: checkParameters)
         let t3 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
-            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges, maskKind: maskKind,
+            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges,
+            reviewReasons: reviewReasons(drawing: drawn, textLeft: textLeft, edges: edges, flagged: glyphs.map(\.needsReview), parameters: checkParameters),
+            maskKind: maskKind,
             maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2) + ms(t2, t3))
     }
 
@@ -174,6 +198,20 @@ public enum PageClearing {
             FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth))
         }
         return (textLeft, edges)
+    }
+
+    /// Why each flagged box was left as scanned, in the order the rules apply: the glyph filter
+    /// before the fill, then the check's readings after it.
+    static func reviewReasons(
+        drawing: [Bool], textLeft: [Double?], edges: [Double?], flagged: [Bool], parameters: FillCheckParameters
+    ) -> [ReviewReason?] {
+        flagged.indices.map { i in
+            guard flagged[i] else { return nil }
+            if i < drawing.count, drawing[i] { return .inDrawing }
+            if i < textLeft.count, let l = textLeft[i], parameters.textLeft > 0, l >= parameters.textLeft { return .textLeft }
+            if i < edges.count, let e = edges[i], parameters.edgesMade > 0, e >= parameters.edgesMade { return .edgesMade }
+            return nil
+        }
     }
 
     /// The mask file plus the estimate's ink it missed, by the rules of ``clear(page:boxes:maskFile:source:infill:maskParameters:fileOnly:)``.

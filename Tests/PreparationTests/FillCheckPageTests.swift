@@ -47,6 +47,7 @@ import Testing
         let left = try #require(cleared.textLeft[0])
         #expect(left < 0.05, "\(left)")
         #expect(cleared.glyphs.map(\.needsReview) == [false])
+        #expect(cleared.reviewReasons == [nil])
         for i in letters.pixels.indices where letters.pixels[i] != 0 {
             #expect(cleared.image.pixels[i] != Self.navy)
         }
@@ -159,6 +160,20 @@ import Testing
         #expect(glyphs.map(\.needsReview) == [true])
         #expect(cleared.pixels == scan.pixels, "the box is back as scanned")
         #expect(fill.pixels.allSatisfy { $0 == 0 })
+    }
+
+    /// `clear --report` says why: the glyph filter's verdict first (it came before the fill),
+    /// then text left, then edges; a reading under its bar, or turned off, is no reason.
+    @Test func reviewReasonsFollowTheRulesInOrder() {
+        let p = FillCheckParameters()
+        let reasons = PageClearing.reviewReasons(
+            drawing: [true, false, false, false, false], textLeft: [0.9, 0.5, 0.1, nil, 0.1], edges: [2, 2, 1.5, 0.4, 0.2],
+            flagged: [true, true, true, true, false], parameters: p)
+        #expect(reasons == [.inDrawing, .textLeft, .edgesMade, nil, nil])
+        var off = p
+        off.edgesMade = 0
+        #expect(PageClearing.reviewReasons(drawing: [false], textLeft: [], edges: [5], flagged: [true], parameters: off) == [nil])
+        #expect(ReviewReason.edgesMade.description.contains("edges"))
     }
 
     static func grownByOne(_ m: Bitmap<UInt8>) -> Bitmap<UInt8> {

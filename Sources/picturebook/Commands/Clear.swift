@@ -29,7 +29,7 @@ struct Clear: ParsableCommand {
             (the mask missed its letters, or took the art across them): a third or more of its \
             ink left, read against the detector's own mask; and a box whose fill made edges its \
             ground does not have (letters left in pieces, streaks, blotches). --report lists the \
-            boxes that need review.
+            boxes that need review, each with the reason.
 
             Examples:
               picturebook clear Books/moon-rabbit
@@ -67,7 +67,7 @@ struct Clear: ParsableCommand {
     @Flag(help: "Redo outputs even when they are up to date.")
     var force = false
 
-    @Flag(help: "List the boxes left as scanned for a person to review (on stdout, one a line).")
+    @Flag(help: "List the boxes left as scanned for a person to review, with the reason (on stdout, one a line).")
     var report = false
 
     @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0 and edgesMade=0 turn the two readings of the check after the fill off).", visibility: .hidden))
@@ -128,7 +128,7 @@ struct Clear: ParsableCommand {
                 page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly,
                 glyphParameters: glyphParams, checkParameters: checkParams)
             let cleared = result.image, fill = result.fill, reports = result.regions
-            if !maskOnly { reviews.set(page.image, result.glyphs.map(\.needsReview)) }
+            if !maskOnly { reviews.set(page.image, result.glyphs.map(\.needsReview), reasons: result.reviewReasons) }
             try BookJob.writePNG(cleared, to: output)
             if let fillMasks { try BookJob.writePNG(fill, to: fillMasks + "/" + stem + ".png") }
             try BookJob.recordFingerprint(fingerprint, for: output)
@@ -143,7 +143,7 @@ struct Clear: ParsableCommand {
         let flagged = try recordReviews(reviews.all, book: job)
         job.summarize(outcome, noun: "cleared")
         if flagged > 0 { Console.err("clear: \(flagged) box(es) left as scanned for review (--report lists them)") }
-        if report { try printReport(directory: job.directory) }
+        if report { try printReport(directory: job.directory, reasons: reviews.reasons) }
         if outcome.failed > 0 { throw ExitCode.failure }
     }
 
@@ -174,15 +174,19 @@ struct Clear: ParsableCommand {
         return model.pages.reduce(0) { $0 + $1.textBoxes.filter(\.needsReview).count }
     }
 
-    private func printReport(directory: String) throws {
+    private func printReport(directory: String, reasons: [String: [ReviewReason?]]) throws {
         let model: Book
         do { model = try Book.load(directory: directory).book } catch {
             Console.error("clear: \(error)")
             throw ExitCode.failure
         }
         for (n, page) in model.pages.enumerated() {
-            for box in page.textBoxes where box.needsReview {
-                print("page \(n + 1) (\(page.image)) box \(box.id) at \(box.rect): left as scanned; its ink could not be shown to be type alone (it lies in a drawing), or the fill left its text on the page")
+            let why = reasons[page.image] ?? []
+            for (j, box) in page.textBoxes.enumerated() where box.needsReview {
+                // Pages up to date from an earlier run were not read now: their reason is not known.
+                let reason = j < why.count ? why[j].map(\.description) : nil
+                print("page \(n + 1) (\(page.image)) box \(box.id) at \(box.rect): left as scanned; "
+                    + (reason ?? "its ink could not be shown to be type alone, or its fill was not clean (run with --force for the reason)"))
             }
         }
     }
@@ -206,9 +210,11 @@ struct PageStats: Encodable {
 /// Per page image, which boxes `clear` left as scanned; filled from worker threads.
 final class ReviewSink: @unchecked Sendable {
     private var verdicts: [String: [Bool]] = [:]
+    private var why: [String: [ReviewReason?]] = [:]
     private let lock = NSLock()
-    func set(_ image: String, _ flags: [Bool]) { lock.withLock { verdicts[image] = flags } }
+    func set(_ image: String, _ flags: [Bool], reasons: [ReviewReason?]) { lock.withLock { verdicts[image] = flags; why[image] = reasons } }
     var all: [String: [Bool]] { lock.withLock { verdicts } }
+    var reasons: [String: [ReviewReason?]] { lock.withLock { why } }
 }
 
 /// Collects JSON lines from worker threads; written once at the end (appended).
