@@ -188,11 +188,9 @@ public enum PageClearing {
             }
             if readEdges { edges.append(FillCheck.edgesMade(scan: scan, cleared: cleared, filled: fill, box: box, ink: ink, parameters: parameters)) }
         }
-        func over(_ reading: Double?, _ bar: Double) -> Bool { reading.map { $0 >= bar } ?? false }
         for i in boxes.indices {
-            let textIsLeft = readLeft && over(textLeft[i], parameters.textLeft)
-            let madeEdges = readEdges && over(edges[i], parameters.edgesMade)
-            guard textIsLeft || madeEdges else { continue }
+            let verdict = checkVerdict(textLeft: readLeft ? textLeft[i] : nil, edges: readEdges ? edges[i] : nil, parameters: parameters)
+            guard verdict != nil else { continue }
             if i < glyphs.count { glyphs[i].needsReview = true }
             let region = i < regions.count ? regions[i] : boxes[i]
             FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth))
@@ -208,10 +206,16 @@ public enum PageClearing {
         flagged.indices.map { i in
             guard flagged[i] else { return nil }
             if i < drawing.count, drawing[i] { return .inDrawing }
-            if i < textLeft.count, let l = textLeft[i], parameters.textLeft > 0, l >= parameters.textLeft { return .textLeft }
-            if i < edges.count, let e = edges[i], parameters.edgesMade > 0, e >= parameters.edgesMade { return .edgesMade }
-            return nil
+            return checkVerdict(textLeft: i < textLeft.count ? textLeft[i] : nil, edges: i < edges.count ? edges[i] : nil, parameters: parameters)
         }
+    }
+
+    /// The check's verdict on one box from its readings (nil where not read): text left, else
+    /// edges made, else nothing — a reading under its bar, or turned off, is no reason.
+    static func checkVerdict(textLeft: Double?, edges: Double?, parameters p: FillCheckParameters) -> ReviewReason? {
+        if let l = textLeft, p.textLeft > 0, l >= p.textLeft { return .textLeft }
+        if let e = edges, p.edgesMade > 0, e >= p.edgesMade { return .edgesMade }
+        return nil
     }
 
     /// The mask file plus the estimate's ink it missed, by the rules of ``clear(page:boxes:maskFile:source:infill:maskParameters:fileOnly:)``.
