@@ -1,0 +1,40 @@
+// `clear --report` names each box left as scanned and says why.
+import Codecs
+import Foundation
+import Raster
+import Testing
+
+@Suite struct ClearReportTests {
+    @Test func aBoxInADrawingIsReportedWithItsReason() throws {
+        let scratch = try Scratch()
+        let dir = scratch.file("book")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // Paper; in the first box a line of dark bars ("letters", 4×14) beside a dark square four
+        // letters high (a drawing the box took in); the second box holds the letters alone.
+        var page = Bitmap<RGBA8>(width: 320, height: 200, fill: RGBA8(r: 236, g: 228, b: 208))
+        let ink = RGBA8(r: 30, g: 28, b: 40)
+        func fill(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int) {
+            for y in y0..<(y0 + h) { for x in x0..<(x0 + w) { page.pixels[y * page.width + x] = ink } }
+        }
+        for x in stride(from: 24, to: 120, by: 10) { fill(x, 40, 4, 14) }
+        fill(140, 22, 56, 56)
+        for x in stride(from: 24, to: 200, by: 10) { fill(x, 140, 4, 14) }
+        try PNGEncoder.write(page, to: dir + "/p1.png")
+        let manifest = """
+        {"format": "picturebook-book/1", "readingDirection": "ltr", "title": {"en": "Report"}, "languages": ["en"], "pages": [
+          {"image": "p1.png", "width": 320, "height": 200, "textBoxes": [
+            {"id": "drawn", "rect": {"x": 16, "y": 16, "width": 190, "height": 68}, "text": {"en": "Hi"}},
+            {"id": "plain", "rect": {"x": 16, "y": 132, "width": 192, "height": 30}, "text": {"en": "Hi"}}]}
+        ]}
+        """
+        try manifest.write(toFile: dir + "/book.json", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["clear", dir, "--report"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(r.stdout)")
+        #expect(lines.first?.contains("box drawn") == true && lines.first?.contains("it lies in a drawing") == true, "\(r.stdout)")
+        // Run again: the page is up to date, so its reason is not known now, and the line says so.
+        let again = try CLI.run(["clear", dir, "--report"])
+        #expect(again.stdout.contains("box drawn") && again.stdout.contains("--force"), "\(again.stdout)")
+    }
+}
