@@ -7,8 +7,8 @@ Benchmarks/FillJudgements/judgements.json holds boxes `clear` filled on RealCorp
 NDL pages, each judged by eye (ok, minor, bad). This re-reads every judged box from a kept run of
 Tools/bench-harm.py made with the same build (`--keep DIR`, which also writes the fill masks), with
 the check's two readings computed as FillCheck computes them, and prints per corpus how many boxes
-of each verdict each reading would send back to the scan, with the ROC area of the reading for
-"bad" against the rest.
+of each verdict each reading (and the check, either of them) would send back to the scan, with the
+ROC area of each reading for "bad" against the rest.
 
     bench-fillcheck.py --keep DIR[,DIR...] [--edges T ...] [--judgements FILE]
 
@@ -25,9 +25,16 @@ import json
 import os
 import sys
 
+import importlib.util
+
 import cv2
 import numpy as np
 from PIL import Image
+
+# The text-left reading, as Tools/fillcheck-lab.py ports it from FillCheck.textLeft.
+_spec = importlib.util.spec_from_file_location("fillcheck_lab", os.path.join(os.path.dirname(os.path.abspath(__file__)), "fillcheck-lab.py"))
+_lab = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_lab)
 
 
 def rgb(path):
@@ -110,9 +117,11 @@ def main():
                           np.asarray(Image.open(os.path.join(folder, "fill", b["page"] + ".png")).convert("L")),
                           np.asarray(Image.open(mask).convert("L")) if os.path.exists(mask) else None)
         page, scan, cleared, fill, ink = pages[key]
-        box = next(t for t in page["textBoxes"] if t["id"] == b["box"])["rect"]
-        e = edges_made(scan, cleared, fill, ink, (box["x"], box["y"], box["width"], box["height"]))
-        readings.append((b["corpus"], b["verdict"], e))
+        rects = [(t["rect"]["x"], t["rect"]["y"], t["rect"]["width"], t["rect"]["height"]) for t in page["textBoxes"]]
+        j = [t["id"] for t in page["textBoxes"]].index(b["box"])
+        e = edges_made(scan, cleared, fill, ink, rects[j])
+        left = _lab.measure(scan, cleared, fill, rects[j], rects[:j] + rects[j + 1:], ink) if ink is not None else None
+        readings.append((b["corpus"], b["verdict"], e, left))
     made = judged.get("made", {})
     print(f"# Fill check against boxes judged by eye — judgements of {made.get('commit', '?')}; "
           f"{len(readings)} boxes read, {stale} skipped (cleared page differs from the judged one), {missing} not in these runs")
@@ -133,6 +142,25 @@ def main():
         rows = [r for r in readings if r[0] == c and r[2] is not None]
         cells.append(f"{auc([r[2] for r in rows if r[1] == 'bad'], [r[2] for r in rows if r[1] != 'bad']):.2f}")
     print("| ROC area, bad against the rest | " + " | ".join(cells) + " |")
+    # The text-left reading beside it (nil where a box gives no colour reading: counted as under
+    # its bar), and the check as `clear` makes it: either reading at its bar.
+    print("\nText left (FillCheck.textLeft, bar 1/3) and the whole check (either reading), same boxes\n")
+    print("| reading | " + " | ".join(corpora) + " |")
+    print("|---|" + "---|" * len(corpora))
+    for name, hit in (("text left ≥ 1/3", lambda r: r[3] is not None and r[3] >= 1 / 3),
+                      ("either (the check)", lambda r: (r[3] is not None and r[3] >= 1 / 3) or (r[2] is not None and r[2] >= 1))):
+        cells = []
+        for c in corpora:
+            rows = [r for r in readings if r[0] == c]
+            n = {v: sum(1 for r in rows if r[1] == v) for v in ("bad", "minor", "ok")}
+            f = {v: sum(1 for r in rows if r[1] == v and hit(r)) for v in ("bad", "minor", "ok")}
+            cells.append(f"{f['bad']}/{n['bad']} · {f['minor']}/{n['minor']} · {f['ok']}/{n['ok']}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    cells = []
+    for c in corpora:
+        rows = [r for r in readings if r[0] == c and r[3] is not None]
+        cells.append(f"{auc([r[3] for r in rows if r[1] == 'bad'], [r[3] for r in rows if r[1] != 'bad']):.2f}")
+    print("| text left: ROC area, bad against the rest (boxes it reads) | " + " | ".join(cells) + " |")
     return 0 if readings else 1
 
 
