@@ -125,42 +125,40 @@ def main():
     made = judged.get("made", {})
     print(f"# Fill check against boxes judged by eye — judgements of {made.get('commit', '?')}; "
           f"{len(readings)} boxes read, {stale} skipped (cleared page differs from the judged one), {missing} not in these runs")
-    print("\nEdges the fill made (FillCheck.edgesMade): boxes sent back to the scan, of those judged bad / minor / ok\n")
     corpora = sorted({r[0] for r in readings})
-    print("| bar | " + " | ".join(corpora) + " |")
-    print("|---|" + "---|" * len(corpora))
-    for t in a.edges:
-        cells = []
-        for c in corpora:
-            rows = [r for r in readings if r[0] == c]
-            n = {v: sum(1 for r in rows if r[1] == v) for v in ("bad", "minor", "ok")}
-            f = {v: sum(1 for r in rows if r[1] == v and r[2] is not None and r[2] >= t) for v in ("bad", "minor", "ok")}
-            cells.append(f"{f['bad']}/{n['bad']} · {f['minor']}/{n['minor']} · {f['ok']}/{n['ok']}")
-        print(f"| ≥ {t:g} | " + " | ".join(cells) + " |")
-    cells = []
-    for c in corpora:
-        rows = [r for r in readings if r[0] == c and r[2] is not None]
-        cells.append(f"{auc([r[2] for r in rows if r[1] == 'bad'], [r[2] for r in rows if r[1] != 'bad']):.2f}")
-    print("| ROC area, bad against the rest | " + " | ".join(cells) + " |")
-    # The text-left reading beside it (nil where a box gives no colour reading: counted as under
-    # its bar), and the check as `clear` makes it: either reading at its bar.
-    print("\nText left (FillCheck.textLeft, bar 1/3) and the whole check (either reading), same boxes\n")
-    print("| reading | " + " | ".join(corpora) + " |")
-    print("|---|" + "---|" * len(corpora))
-    for name, hit in (("text left ≥ 1/3", lambda r: r[3] is not None and r[3] >= 1 / 3),
-                      ("either (the check)", lambda r: (r[3] is not None and r[3] >= 1 / 3) or (r[2] is not None and r[2] >= 1))):
+
+    def sent_back(hit):
+        """Per corpus, judged bad / minor / ok boxes `hit` sends back, of each."""
         cells = []
         for c in corpora:
             rows = [r for r in readings if r[0] == c]
             n = {v: sum(1 for r in rows if r[1] == v) for v in ("bad", "minor", "ok")}
             f = {v: sum(1 for r in rows if r[1] == v and hit(r)) for v in ("bad", "minor", "ok")}
             cells.append(f"{f['bad']}/{n['bad']} · {f['minor']}/{n['minor']} · {f['ok']}/{n['ok']}")
-        print(f"| {name} | " + " | ".join(cells) + " |")
-    cells = []
-    for c in corpora:
-        rows = [r for r in readings if r[0] == c and r[3] is not None]
-        cells.append(f"{auc([r[3] for r in rows if r[1] == 'bad'], [r[3] for r in rows if r[1] != 'bad']):.2f}")
-    print("| text left: ROC area, bad against the rest (boxes it reads) | " + " | ".join(cells) + " |")
+        return " | ".join(cells)
+
+    def roc(k):
+        """Per corpus, the ROC area of reading `k` (2 edges, 3 text left) on the boxes it reads."""
+        cells = []
+        for c in corpora:
+            rows = [r for r in readings if r[0] == c and r[k] is not None]
+            cells.append(f"{auc([r[k] for r in rows if r[1] == 'bad'], [r[k] for r in rows if r[1] != 'bad']):.2f}")
+        return " | ".join(cells)
+
+    header = " | ".join(corpora) + " |\n|---|" + "---|" * len(corpora)
+    print("\nEdges the fill made (FillCheck.edgesMade): boxes sent back to the scan, of those judged bad / minor / ok\n")
+    print("| bar | " + header)
+    for t in a.edges:
+        print(f"| ≥ {t:g} | " + sent_back(lambda r, t=t: r[2] is not None and r[2] >= t) + " |")
+    print("| ROC area, bad against the rest | " + roc(2) + " |")
+    # The text-left reading beside it (nil where a box gives no colour reading: counted as under
+    # its bar), and the check as `clear` makes it: either reading at its bar.
+    left = lambda r: r[3] is not None and r[3] >= 1 / 3
+    print("\nText left (FillCheck.textLeft, bar 1/3) and the whole check (either reading), same boxes\n")
+    print("| reading | " + header)
+    print("| text left ≥ 1/3 | " + sent_back(left) + " |")
+    print("| either (the check) | " + sent_back(lambda r: left(r) or (r[2] is not None and r[2] >= 1)) + " |")
+    print("| text left: ROC area, bad against the rest (boxes it reads) | " + roc(3) + " |")
     return 0 if readings else 1
 
 
