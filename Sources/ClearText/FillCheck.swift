@@ -205,19 +205,20 @@ public enum FillCheck {
         guard let g = b.expanded(by: r).intersection(scan.bounds) else { return nil }
         let gw = g.width, gh = g.height
         // Filled or ink, then grown by 2: the ground is what lies farther from both.
-        var marked = [Bool](repeating: false, count: gw * gh)
+        var marked = [UInt8](repeating: 0, count: gw * gh), filledHere = marked
         for y in 0..<gh {
             for x in 0..<gw {
                 let i = (g.minY + y) * w + g.minX + x
-                marked[y * gw + x] = filled.pixels[i] != 0 || (inkMask?.pixels[i] ?? 0) != 0
+                if filled.pixels[i] != 0 { filledHere[y * gw + x] = 1; marked[y * gw + x] = 1 }
+                if (inkMask?.pixels[i] ?? 0) != 0 { marked[y * gw + x] = 1 }
             }
         }
-        let near = Self.grown(marked, width: gw, height: gh, by: 2)
+        let near = InkMask.dilate(marked, gw, gh, 2)
         // The ground's edge strengths, counted by whole levels, for their median.
         var histogram = [Int](repeating: 0, count: 2048)
         var groundCount = 0
         for y in 0..<gh {
-            for x in 0..<gw where !near[y * gw + x] {
+            for x in 0..<gw where near[y * gw + x] == 0 {
                 let e = Self.edge(scan, x: g.minX + x, y: g.minY + y)
                 histogram[min(histogram.count - 1, Int(e))] += 1
                 groundCount += 1
@@ -233,12 +234,10 @@ public enum FillCheck {
         }
         // The filled pixels and the pixel round each, in the box: a remnant's edge lies on the
         // fill's border.
-        let filledNear = Self.grown(marked.indices.map { i in
-            filled.pixels[(g.minY + i / gw) * w + g.minX + i % gw] != 0
-        }, width: gw, height: gh, by: 1)
+        let filledNear = InkMask.dilate(filledHere, gw, gh, 1)
         var sum = 0.0, count = 0
         for y in b.minY..<b.maxY {
-            for x in b.minX..<b.maxX where filledNear[(y - g.minY) * gw + x - g.minX] {
+            for x in b.minX..<b.maxX where filledNear[(y - g.minY) * gw + x - g.minX] != 0 {
                 sum += Self.edge(cleared, x: x, y: y)
                 count += 1
             }
@@ -256,32 +255,6 @@ public enum FillCheck {
         let gx = (l(1, -1) + 2 * l(1, 0) + l(1, 1)) - (l(-1, -1) + 2 * l(-1, 0) + l(-1, 1))
         let gy = (l(-1, 1) + 2 * l(0, 1) + l(1, 1)) - (l(-1, -1) + 2 * l(0, -1) + l(1, -1))
         return (gx * gx + gy * gy).squareRoot()
-    }
-
-    /// `mask` grown by `radius` pixels (a square neighbourhood), separably: along the rows, then
-    /// down the columns.
-    static func grown(_ mask: [Bool], width: Int, height: Int, by radius: Int) -> [Bool] {
-        let across = spread(mask, lines: height, length: width, radius: radius) { line, i in line * width + i }
-        return spread(across, lines: width, length: height, radius: radius) { line, i in i * width + line }
-    }
-
-    /// Every pixel of every line within `radius` of a set pixel of that line; pixel `i` of line
-    /// `line` is `mask[at(line, i)]`.
-    private static func spread(_ mask: [Bool], lines: Int, length: Int, radius: Int, at: (Int, Int) -> Int) -> [Bool] {
-        var out = [Bool](repeating: false, count: mask.count)
-        for line in 0..<lines {
-            var last = Int.min / 2
-            for i in 0..<length {
-                if mask[at(line, i)] { last = i }
-                if i - last <= radius { out[at(line, i)] = true }
-            }
-            last = Int.max / 2
-            for i in stride(from: length - 1, through: 0, by: -1) {
-                if mask[at(line, i)] { last = i }
-                if last - i <= radius { out[at(line, i)] = true }
-            }
-        }
-        return out
     }
 
     /// Puts the scan back wherever `fill` marks a change within `area`, and clears those marks.
