@@ -95,8 +95,16 @@ def main():
     ap.add_argument("--judgements", default=os.path.join(here, "..", "Benchmarks", "FillJudgements", "judgements.json"))
     ap.add_argument("--edges", type=float, nargs="*", default=[0.8, 1.0, 1.2, 1.5, 2.0])
     a = ap.parse_args()
-    judged = json.load(open(a.judgements))
+    try:
+        judged = json.load(open(a.judgements))
+    except (OSError, ValueError) as e:
+        print(f"bench-fillcheck: cannot read the judgements {a.judgements}: {e}", file=sys.stderr)
+        return 2
     keeps = a.keep.split(",")
+    missing_keeps = [k for k in keeps if not os.path.isdir(k)]
+    if missing_keeps:
+        print(f"bench-fillcheck: no such folder: {', '.join(missing_keeps)} (a Tools/bench-harm.py --keep folder)", file=sys.stderr)
+        return 2
     pages = {}
     readings, stale, missing = [], 0, 0
     for b in judged["boxes"]:
