@@ -78,6 +78,25 @@ final class Scratch {
         #expect(r.status == 0)
         #expect(r.stdout.contains("USAGE"))
     }
+
+    /// The overview of every subcommand is prose the parser re-wraps: a long line joined by hand
+    /// in the source (no `\` continuation) leaves runs of spaces in the middle of a sentence, as
+    /// `serve --help` once showed. Example lines (indented) may align their comments.
+    @Test func everyOverviewReadsAsProse() throws {
+        let top = try CLI.run(["--help"])
+        let subcommands = top.stdout.components(separatedBy: "SUBCOMMANDS:").last?
+            .split(separator: "\n")
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) } ?? []
+        #expect(subcommands.count >= 15, "\(subcommands)")
+        for sub in subcommands {
+            let r = try CLI.run(["help", sub])
+            let overview = r.stdout.components(separatedBy: "USAGE:").first ?? ""
+            for line in overview.split(separator: "\n") where !line.hasPrefix(" ") {
+                #expect(!line.contains("   "), "\(sub) --help: \(line)")
+            }
+        }
+    }
 }
 
 @Suite struct InfoCommandTests {

@@ -16,9 +16,16 @@ struct Serve: AsyncParsableCommand {
             made once and reused across restarts; a book's own clear/ output from `picturebook clear` \
             is used as it is. Thumbnails of every book are prepared in the background at start \
             (--no-warm skips that). The cache only grows; --prune-cache first deletes the files \
-            of books no longer in BOOKS_DIR and files unused for 30 days. The cache is bounded by             --cache-size (default 4G): past it, the files used least recently are removed.
+            of books no longer in BOOKS_DIR and files unused for 30 days. The cache is bounded by \
+            --cache-size (default 4G): past it, the files used least recently are removed.
 
-            Many clients: connections that send no complete request within --idle-timeout seconds             (idle keep-alives, clients dribbling their headers) are closed; at most --max-connections             are open at once (default: what the file-descriptor limit allows, which serve raises to             the system's hard limit), the rest wait to be accepted. On a loopback address the server             answers only to loopback host names (localhost, 127.0.0.1, ::1), so a web page cannot             reach it by rebinding its own DNS name; on other addresses any name is accepted unless             --allowed-host lists them.
+            Many clients: connections that send no complete request within --idle-timeout seconds \
+            (idle keep-alives, clients dribbling their headers) are closed; at most \
+            --max-connections are open at once (default: what the file-descriptor limit allows, \
+            which serve raises to the system's hard limit), the rest wait to be accepted. On a \
+            loopback address the server answers only to loopback host names (localhost, 127.0.0.1, \
+            ::1), so a web page cannot reach it by rebinding its own DNS name; on other addresses \
+            any name is accepted unless --allowed-host lists them.
 
             Only files inside BOOKS_DIR are ever served. A folder that is not a valid book is listed \
             with its problems instead of stopping the server. The API is described in \
