@@ -65,6 +65,7 @@ import Testing
         var p = GlyphFilterParameters()
         p.keepScanWhenUnsure = false
         p.runOut = 12
+        p.joinedShare = 1
         let blind = GlyphFilter.keepGlyphs(&sizesOnly, regions: [s.scaleBox, s.lineBox], parameters: p)
         #expect(s.rails.allSatisfy { Self.count(sizesOnly, in: $0) > 0 })
         #expect(!blind[0].needsReview)
@@ -81,13 +82,37 @@ import Testing
         #expect(Self.count(seen, in: s.lineBox) == lineInk)
         #expect(reports[1].droppedPixels == 0 && !reports[1].needsReview)
 
-        // With review's default (keep the scan when unsure) the same holds.
-        var q = GlyphFilterParameters()
-        q.runOut = 12
+        // By default a box whose letters are partly joined to a drawing is not cleared at all
+        // (half a word is uglier than the scan): the scale's box stays as scanned and is flagged,
+        // the free-standing line is cleared as before.
+        let q = GlyphFilterParameters()
+        #expect(q.runOut == 12 && q.joinedShare == 0.02 && q.keepScanWhenUnsure)
         var byDefault = s.mask
-        _ = GlyphFilter.keepGlyphs(&byDefault, regions: [s.scaleBox, s.lineBox], parameters: q, page: s.page)
-        #expect(s.rails.allSatisfy { Self.count(byDefault, in: $0) == 0 })
+        let flagged = GlyphFilter.keepGlyphs(&byDefault, regions: [s.scaleBox, s.lineBox], parameters: q, page: s.page)
+        #expect(Self.count(byDefault, in: s.scaleBox) == 0)
+        #expect(flagged[0].needsReview && flagged[0].keptPixels == 0)
         #expect(Self.count(byDefault, in: s.lineBox) == lineInk)
+        #expect(!flagged[1].needsReview)
+    }
+
+    /// A speck joined to a drawing (under `joinedShare` of the box's mask) does not hold the box
+    /// back: only letters do.
+    @Test func aSpeckJoinedToADrawingDoesNotKeepTheBox() {
+        var s = Self.scene()
+        // A 2×2 speck touching the left rail's outside, inside a box that holds the free line's
+        // letters too, so the speck is well under 2 % of the box's mask.
+        let box = PixelRect(x: 100, y: 16, width: 140, height: 20)
+        s.page.fill(.init(x: 108, y: 22, width: 2, height: 2), with: Self.ink)
+        s.mask.pixels[22 * 240 + 108] = 255; s.mask.pixels[22 * 240 + 109] = 255
+        s.mask.pixels[23 * 240 + 108] = 255; s.mask.pixels[23 * 240 + 109] = 255
+        var m = s.mask
+        // The rail itself crosses this box: keep it out of the mask so only the speck joins it.
+        for y in box.minY..<box.maxY { for x in 110..<112 { m.pixels[y * 240 + x] = 0 } }
+        let before = Self.count(m, in: s.lineBox)
+        let report = GlyphFilter.keepGlyphs(&m, regions: [box], parameters: GlyphFilterParameters(), page: s.page)[0]
+        #expect(!report.needsReview)
+        #expect(report.droppedPixels == 4, "the speck joined to the rail stays on the page")
+        #expect(Self.count(m, in: s.lineBox) == before)
     }
 
     @Test func aLetterClippedByItsBoxIsStillType() {
@@ -142,6 +167,7 @@ import Testing
         var p = GlyphFilterParameters()
         #expect(p.lineRunOut == 0)
         p.keepScanWhenUnsure = false
+        p.runOut = 0  // on by default: it would keep the rails (and what they join) for its own reason
         _ = GlyphFilter.keepGlyphs(&m, regions: [s.scaleBox], parameters: p, page: s.page)
         #expect(s.rails.allSatisfy { Self.count(m, in: $0) > 0 })
     }
@@ -158,6 +184,7 @@ import Testing
         var p = GlyphFilterParameters()
         p.keepScanWhenUnsure = false
         p.lineRunOut = 12
+        p.runOut = 0  // the letters stand on the rule, so the run-out test would keep them whole
         _ = GlyphFilter.keepGlyphs(&mask, regions: [box], parameters: p, page: page)
         #expect(Self.count(mask, in: PixelRect(x: 74, y: 40, width: 52, height: 2)) == 0, "the rule stays on the page")
         // Each letter keeps its body; only the row beside the rule (one pixel of tolerance for a
