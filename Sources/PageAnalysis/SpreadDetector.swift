@@ -12,6 +12,10 @@
 //      in colour cast and exposure), and
 //   3. there is structure to compare at all: blank paper margins match trivially and prove
 //      nothing.
+// A panorama that lost a strip into the fold, each half scanned on its own, fails that exact test;
+// two measures of continuity across the gap find it instead, the outlines crossing the edge
+// (SeamContinuity) and the colour field carried over the gap (SeamExtrapolation), each judged
+// against the rest of the book in `findSpreads`.
 
 public import Raster
 
