@@ -147,6 +147,10 @@ def run_book(binary, pairs, workdir, explain=None):
     return len(truth & found), len(truth), len(found - truth), facing - len(truth)
 
 
+def fmt(margin):
+    return "-" if margin is None else f"{margin:.2f}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=".build/release/picturebook")
@@ -158,7 +162,9 @@ def main():
     ap.add_argument("--cache", default=".build/corpus")
     ap.add_argument("--json", help="write the figures here too")
     ap.add_argument("--explain", action="store_true",
-                    help="print the seam score and book margin of every panorama and every pair found")
+                    help="print every consecutive pair's evidence: the seam score, its margin over the book and "
+                         "rivals, the profile correlation, and (a build with the colour-field measure) that "
+                         "measure's score, margin, rivals and the weaker edge's grey-level deviation")
     ap.add_argument("--keep", help="keep the simulated books here (DIR/<source>/book-NN, with truth.json)")
     ap.add_argument("--simulate-only", action="store_true", help="with --keep: write the books, run nothing")
     args = ap.parse_args()
@@ -193,7 +199,10 @@ def main():
                 margin = e.get("marginOverBook")
                 print(f"{name:28} {kind:6} pages {e['pages']} seam {e['seamContinuity']:.3f}"
                       f" margin {'-' if margin is None else f'{margin:.2f}'}"
-                      f" profile {e.get('profileCorrelation') or 0:.2f} rivals {e.get('rivals', '-')}", file=sys.stderr)
+                      f" profile {e.get('profileCorrelation') or 0:.2f} rivals {e.get('rivals', '-')}"
+                      + (f" field {e['extrapolation']:.3f} margin {fmt(e.get('extrapolationMargin'))}"
+                         f" rivals {e.get('extrapolationRivals', '-')} edge-sd {e.get('edgeDeviation', 0):.1f}"
+                         if "extrapolation" in e else ""), file=sys.stderr)
             rows.append({"source": name, "found": hit, "panoramas": total, "recall": hit / max(total, 1),
                          "false": false, "facingPairs": negatives, "falsePer40": 40 * false / max(negatives, 1)})
     if args.simulate_only:

@@ -12,6 +12,10 @@
 //      in colour cast and exposure), and
 //   3. there is structure to compare at all: blank paper margins match trivially and prove
 //      nothing.
+// A panorama that lost a strip into the fold, each half scanned on its own, fails that exact test;
+// two measures of continuity across the gap find it instead, the outlines crossing the edge
+// (SeamContinuity) and the colour field carried over the gap (SeamExtrapolation), each judged
+// against the rest of the book in `findSpreads`.
 
 public import Raster
 
@@ -34,6 +38,9 @@ public struct SpreadParameters: Sendable, Hashable {
     public var minimumStructure = 1.0
     /// The crossing-based test for panoramas that lost a strip into the fold (SeamContinuity).
     public var seam = SeamParameters()
+    /// The colour-field test for the same panoramas (SeamExtrapolation): a pair either test takes,
+    /// each under the book-relative rule below, is a spread.
+    public var extrapolation = SeamExtrapolationParameters()
     /// Least seam score (SeamContinuity.score: outlines paired and profiles correlated) of a pair.
     public var minimumContinuity = 0.3
     /// Other pages allowed to continue one of the pair's edges as well as its partner does.
@@ -61,10 +68,11 @@ public struct PageEdges: Sendable {
     var left: EdgeProfile
     var right: EdgeProfile
     var seam: SeamEdges
+    var field: FieldEdges
 
     /// Bytes held for this page (array storage, not counting allocator rounding).
     public var byteCount: Int {
-        left.byteCount + right.byteCount + seam.left.byteCount + seam.right.byteCount
+        left.byteCount + right.byteCount + seam.left.byteCount + seam.right.byteCount + field.left.byteCount + field.right.byteCount
     }
 }
 
@@ -116,6 +124,13 @@ public struct SpreadEvidence: Sendable, Hashable {
     /// Other pages whose edges continue this pair's edges at least as well (nil when not judged
     /// against the book).
     public var rivals: Int? = nil
+    /// The colour-field score (SeamExtrapolation.score), its margin over the book and rivals (nil
+    /// when not judged against the book), and the smaller raw luma deviation of the two edges,
+    /// which the measure's gate asks of both.
+    public var extrapolation: Double = 0
+    public var extrapolationMargin: Double? = nil
+    public var extrapolationRivals: Int? = nil
+    public var edgeDeviation: Double = 0
     public var isSpread: Bool
 }
 
@@ -133,11 +148,25 @@ public struct SpreadDetector: Sendable {
     public func edges(of page: Bitmap<RGBA8>) -> PageEdges {
         PageEdges(
             left: EdgeProfile(profile(of: page, atRightEdge: false)), right: EdgeProfile(profile(of: page, atRightEdge: true)),
-            seam: SeamContinuity(parameters: parameters.seam).edges(of: page))
+            seam: SeamContinuity(parameters: parameters.seam).edges(of: page),
+            field: parameters.extrapolation.isEnabled ? SeamExtrapolation(parameters: parameters.extrapolation).edges(of: page)
+                : FieldEdges(left: .empty, right: .empty))
     }
 
     /// Compares the right edge of the page on the left with the left edge of the page on the right.
     public func evidence(left: PageEdges, right: PageEdges) -> SpreadEvidence {
+        var e = exactTest(left: left, right: right)
+        e.continuity = SeamContinuity(parameters: parameters.seam).score(left: left.seam.right, right: right.seam.left)
+        if parameters.extrapolation.isEnabled {
+            e.extrapolation = SeamExtrapolation(parameters: parameters.extrapolation).score(left: left.field.right, right: right.field.left)
+            e.edgeDeviation = min(left.field.right.rawDeviation, right.field.left.rawDeviation)
+        }
+        return e
+    }
+
+    /// The exact profile test alone (what `findSpreads` asks of every other page, to count the
+    /// pages sharing this pair's background).
+    func exactTest(left: PageEdges, right: PageEdges) -> SpreadEvidence {
         let a = left.right.rgb
         let b = right.left.rgb
         let ha = highPass(a.map(luma)), hb = highPass(b.map(luma))
@@ -149,44 +178,51 @@ public struct SpreadDetector: Sendable {
         let difference = centredColorDifference(a, b)
         let ok = structure >= parameters.minimumStructure && best >= parameters.minimumCorrelation
             && difference <= parameters.maximumColorDifference
-        let continuity = SeamContinuity(parameters: parameters.seam).score(left: left.seam.right, right: right.seam.left)
-        return SpreadEvidence(correlation: best, colorDifference: difference, structure: structure, continuity: continuity, isSpread: ok)
+        return SpreadEvidence(correlation: best, colorDifference: difference, structure: structure, isSpread: ok)
     }
 
     /// Decides every candidate pair of a book at once. `pages` holds each page's edges (nil for a
     /// page that could not be read); a candidate is (page on the left of the table, page on the
     /// right), as indices into `pages`. A pair is a spread when its gutter profiles agree exactly
-    /// (`evidence`), or when its outlines continue across the seam (`SeamContinuity`) well enough,
-    /// better than either page continues into any other page of the book, and by `minimumMargin`
+    /// (`evidence`), or when it continues across the seam well enough by either of two measures
+    /// (the outlines of `SeamContinuity`, the colour field of `SeamExtrapolation`): better than
+    /// either page continues into all but one other page of the book, and by a margin of
     /// deviations above how well the book's unrelated pairs continue.
     public func findSpreads(pages: [PageEdges?], candidates: [(left: Int, right: Int)]) -> [SpreadEvidence] {
         let seam = SeamContinuity(parameters: parameters.seam)
+        let field = SeamExtrapolation(parameters: parameters.extrapolation)
+        let useField = parameters.extrapolation.isEnabled
         return candidates.map { candidate in
             guard pages.indices.contains(candidate.left), pages.indices.contains(candidate.right),
                   let left = pages[candidate.left], let right = pages[candidate.right]
             else { return SpreadEvidence(correlation: -1, colorDifference: .infinity, structure: 0, isSpread: false) }
             var e = evidence(left: left, right: right)
             // Without outlines on both edges there is nothing to continue: blank margins, the
-            // soft edge of a vignette and scanner borders correlate by accident.
+            // soft edge of a vignette and scanner borders correlate by accident. This holds for
+            // the colour field too: without it, the field measure took blank-edged vignettes.
             guard left.seam.right.crossings.count >= 2, right.seam.left.crossings.count >= 2 else {
                 e.isSpread = false
                 return e
             }
             // The null: how well this left edge continues into other pages, and other pages into
-            // this right edge. Pages without outlines at that edge say nothing and are skipped.
+            // this right edge. Pages without outlines at that edge say nothing and are skipped,
+            // for both measures (the same comparisons, so the two nulls are of one population).
             let others = Self.evenlySpaced(pages.indices.filter { $0 != candidate.left && $0 != candidate.right },
                                            count: parameters.maximumComparisons)
             var scores: [Double] = []
+            var fieldScores: [Double] = []
             var profileRivals = 0
             for k in others {
                 guard let other = pages[k] else { continue }
                 if other.seam.left.crossings.count >= 2 {
                     scores.append(seam.score(left: left.seam.right, right: other.seam.left))
-                    if evidence(left: left, right: other).isSpread { profileRivals += 1 }
+                    if useField { fieldScores.append(field.score(left: left.field.right, right: other.field.left)) }
+                    if exactTest(left: left, right: other).isSpread { profileRivals += 1 }
                 }
                 if other.seam.right.crossings.count >= 2 {
                     scores.append(seam.score(left: other.seam.right, right: right.seam.left))
-                    if evidence(left: other, right: right).isSpread { profileRivals += 1 }
+                    if useField { fieldScores.append(field.score(left: other.field.right, right: right.field.left)) }
+                    if exactTest(left: other, right: right).isSpread { profileRivals += 1 }
                 }
             }
             let judged = scores.count >= parameters.minimumComparisons
@@ -195,21 +231,39 @@ public struct SpreadDetector: Sendable {
                 // photographed on the same table with the same ruler): if other pages pass it as
                 // well, it proves nothing about this pair.
                 e.isSpread = !judged || profileRivals <= parameters.rivalsAllowed
-                if e.isSpread { return e }
+                if e.isSpread && !judged { return e }
             }
             guard judged else { return e }
-            let mean = scores.reduce(0, +) / Double(scores.count)
-            let sd = (scores.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(scores.count)).squareRoot()
-            let margin = (e.continuity - mean) / max(sd, parameters.deviationFloor)
-            let rivals = scores.count { $0 >= e.continuity }
             // Kept whatever the verdict, so a librarian can see how near a pair came.
+            let (margin, rivals) = standing(of: e.continuity, among: scores)
             e.margin = margin
             e.rivals = rivals
             // One other page may compete (the same scene can recur in a book); two may not.
-            e.isSpread = e.continuity >= parameters.minimumContinuity && margin >= parameters.minimumMargin
+            let bySeam = e.continuity >= parameters.minimumContinuity && margin >= parameters.minimumMargin
                 && rivals <= parameters.rivalsAllowed
+            var byField = false
+            if useField {
+                let x = parameters.extrapolation
+                let (fieldMargin, fieldRivals) = standing(of: e.extrapolation, among: fieldScores)
+                e.extrapolationMargin = fieldMargin
+                e.extrapolationRivals = fieldRivals
+                // The gate stops the pair being judged by this measure, not the null: a blank edge
+                // elsewhere in the book still counts as a page this one does not continue into.
+                byField = field.passesGate(left.field.right) && field.passesGate(right.field.left)
+                    && e.extrapolation >= x.minimumScore && fieldMargin >= x.minimumMargin && fieldRivals <= parameters.rivalsAllowed
+            }
+            e.isSpread = e.isSpread || bySeam || byField
             return e
         }
+    }
+
+    /// How many of the null's deviations (floored) `score` stands above its mean, and how many of
+    /// the null score at least as well.
+    private func standing(of score: Double, among null: [Double]) -> (margin: Double, rivals: Int) {
+        guard !null.isEmpty else { return (0, 0) }
+        let mean = null.reduce(0, +) / Double(null.count)
+        let sd = (null.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(null.count)).squareRoot()
+        return ((score - mean) / max(sd, parameters.deviationFloor), null.count { $0 >= score })
     }
 
     static func evenlySpaced(_ items: [Int], count: Int) -> [Int] {

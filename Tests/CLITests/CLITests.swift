@@ -267,6 +267,9 @@ final class Scratch {
         #expect(evidence.compactMap { $0["pages"] as? [Int] } == (1..<pages.count).map { [$0, $0 + 1] })
         #expect(evidence.filter { $0["found"] as? Bool == true }.compactMap { $0["pages"] as? [Int] } == [[2, 3], [6, 7], [10, 11]])
         #expect(evidence.allSatisfy { ($0["seamContinuity"] as? Double).map { (0...1).contains($0) } ?? false })
+        // The colour-field measure's score and the edges' deviation are given for every pair too.
+        #expect(evidence.allSatisfy { ($0["extrapolation"] as? Double).map { (-1...1).contains($0) } ?? false })
+        #expect(evidence.allSatisfy { ($0["edgeDeviation"] as? Double).map { $0 >= 0 } ?? false })
         let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
         #expect(saved["spreads"] as? [[Int]] == [[2, 3], [6, 7], [10, 11]])
     }

@@ -264,7 +264,9 @@ struct Analyze: ParsableCommand {
             SpreadReport(
                 pages: [i + 1, i + 2], found: found.contains { $0.first == i + 1 },
                 profileCorrelation: e.correlation.isFinite ? e.correlation : nil,
-                seamContinuity: e.continuity, marginOverBook: e.margin, rivals: e.rivals)
+                seamContinuity: e.continuity, marginOverBook: e.margin, rivals: e.rivals,
+                extrapolation: e.extrapolation, extrapolationMargin: e.extrapolationMargin, extrapolationRivals: e.extrapolationRivals,
+                edgeDeviation: e.edgeDeviation)
         }
         return (found, evidence)
     }
@@ -378,7 +380,9 @@ private struct Report: Encodable {
 /// One consecutive pair's spread evidence: the exact profile test's correlation, the seam score
 /// (0...1), how many of the book's deviations it stands above the pages' matches with the rest
 /// of the book and how many other pages continue its edges as well (the last two absent when the
-/// pair was not judged against the book). `found` is false for a
+/// pair was not judged against the book); the same three for the colour-field measure
+/// (`extrapolation`, -1...1), and the smaller raw luma deviation of the two edges (grey levels),
+/// which that measure's gate asks of both. `found` is false for a
 /// pair that was already in book.json or is marked single, whatever the evidence.
 private struct SpreadReport: Encodable {
     var pages: [Int]
@@ -387,6 +391,10 @@ private struct SpreadReport: Encodable {
     var seamContinuity: Double
     var marginOverBook: Double?
     var rivals: Int?
+    var extrapolation: Double
+    var extrapolationMargin: Double?
+    var extrapolationRivals: Int?
+    var edgeDeviation: Double
 }
 
 private struct PageReport: Encodable {
