@@ -208,9 +208,11 @@ def main():
     if args.simulate_only:
         print(f"bench-panoramas: books written under {args.keep}")
         return
-    print(f"{'source':28} {'found':>9} {'recall':>7} {'false':>11} {'per 40 pairs':>13}")
+    # False spreads per 40 of the pairs that are not panoramas (a stricter rate than per 40 of all
+    # facing pairs, which the target names: the panoramas cannot be false).
+    print(f"{'source':28} {'found':>9} {'recall':>7} {'false':>11} {'per 40 unrelated':>17}")
     for r in rows:
-        print(f"{r['source']:28} {r['found']:>4}/{r['panoramas']:<4} {r['recall']:7.3f} {r['false']:>5}/{r['facingPairs']:<5} {r['falsePer40']:13.2f}")
+        print(f"{r['source']:28} {r['found']:>4}/{r['panoramas']:<4} {r['recall']:7.3f} {r['false']:>5}/{r['facingPairs']:<5} {r['falsePer40']:17.2f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)
