@@ -205,7 +205,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
-            swiftSettings: swiftSettings),
+            exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FormatsTests", dependencies: ["Formats", "BookModel", "Geometry", "Codecs", "Raster", "picturebook"],
             exclude: ["check-iiif.py", "iiif-test-image.py", "iiif-validate-patient.py"], swiftSettings: swiftSettings),

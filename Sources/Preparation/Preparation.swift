@@ -155,6 +155,16 @@ public enum PageClearing {
         // box the glyph filter could not judge is. Without a mask file there is no reading of
         // the ink independent of the fill's, and only the edges are read.
         // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
+        // A box the glyph filter left as scanned stays exactly as scanned: the estimate's fringe
+        // of its ink reaches a pixel or two past the box, and a fill of that fringe, grown for the
+        // letters' halo, reached back into it. Every pixel its fill may have changed goes back, as
+        // for a box the check below sends back.
+        if glyphParameters.keepScanWhenUnsure {
+            let p = infill.parameters
+            for (i, glyph) in glyphs.enumerated() where glyph.needsReview && i < regions.count {
+                FillCheck.restore(&cleared, fill: &fill, from: image, within: regions[i].expanded(by: p.slack + p.dilation + p.smoothGrowth))
+            }
+        }
         let drawn = glyphs.map(\.needsReview)
         let (textLeft, edges) = fileOnly ? ([], []) : checkFills(
             scan: image, cleared: &cleared, fill: &fill, boxes: boxes, regions: regions, glyphs: &glyphs, ink: detectorInk,
