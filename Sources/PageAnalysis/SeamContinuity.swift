@@ -184,7 +184,7 @@ struct SeamContinuity: Sendable {
         guard total > 0 else { return (0, 0) }
         let p = parameters
         var best = (fraction: 0.0, pairs: 0)
-        for shift in -p.maxShift...p.maxShift {
+        for shift in -max(0, p.maxShift)...max(0, p.maxShift) {  // a negative setting is no shift, not a trap
             var used = [Bool](repeating: false, count: right.count)
             var matched = 0.0, pairs = 0
             for a in left {

@@ -172,7 +172,7 @@ public struct SpreadDetector: Sendable {
         let ha = highPass(a.map(luma)), hb = highPass(b.map(luma))
         let structure = min(deviation(ha), deviation(hb))
         var best = -1.0
-        for shift in -parameters.maxShift...parameters.maxShift {
+        for shift in -max(0, parameters.maxShift)...max(0, parameters.maxShift) {  // a negative setting is no shift, not a trap
             best = max(best, correlation(ha, hb, shift: shift))
         }
         let difference = centredColorDifference(a, b)
