@@ -157,12 +157,12 @@ public enum PageClearing {
         // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
         // A box the glyph filter left as scanned stays exactly as scanned: the estimate's fringe
         // of its ink reaches a pixel or two past the box, and a fill of that fringe, grown for the
-        // letters' halo, reached back into it. Every pixel its fill may have changed goes back, as
-        // for a box the check below sends back.
+        // letters' halo, reached back into it. Its own rectangle goes back, and only that: grown
+        // further, the restore put back the lower halves of the line above it (a speech balloon's
+        // first line, filled well, left as half letters).
         if glyphParameters.keepScanWhenUnsure {
-            let p = infill.parameters
-            for (i, glyph) in glyphs.enumerated() where glyph.needsReview && i < regions.count {
-                FillCheck.restore(&cleared, fill: &fill, from: image, within: regions[i].expanded(by: p.slack + p.dilation + p.smoothGrowth))
+            for (i, glyph) in glyphs.enumerated() where glyph.needsReview && i < boxes.count {
+                FillCheck.restore(&cleared, fill: &fill, from: image, within: boxes[i])
             }
         }
         let drawn = glyphs.map(\.needsReview)
