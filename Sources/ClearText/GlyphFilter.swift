@@ -42,7 +42,7 @@ public struct GlyphFilterParameters: Sendable, Hashable {
     /// past the detected box. 0 turns the test off. It was off until the check after the fill
     /// existed: alone it cost the generated corpus 2 dB (letters touching outlines stayed, half a
     /// word cleared); with `joinedShare` such a box stays whole as scanned, and NDL's drawing ink
-    /// changed fell from 4.13 to 0.77 % (Documentation/ClearText.md, "Letters joined to a drawing").
+    /// changed fell from 4.13 to 1.33 % (Documentation/ClearText.md, "Letters joined to a drawing").
     public var runOut = 12
     /// How far beyond its region (px, at least; half the region's short side when that is more)
     /// a straight run of the page's ink through a mask pixel must reach for that pixel to count
