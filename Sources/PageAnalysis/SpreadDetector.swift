@@ -56,6 +56,11 @@ public struct SpreadParameters: Sendable, Hashable {
     /// Unrelated pages compared per side at most, spread evenly over the book (bounds the cost of
     /// a long book at O(pages × this)).
     public var maximumComparisons = 48
+    /// How the facing pairs that pass become spreads when two of them share a page (13–14 and
+    /// 14–15): true takes the non-overlapping set of the greatest total strength
+    /// (`SpreadEvidence.strength`, `choosePairs`); false takes them in page order, the first
+    /// winning (the detector before 27 November, late).
+    public var pairByStrength = true
 
     public init() {}
 }
@@ -132,6 +137,9 @@ public struct SpreadEvidence: Sendable, Hashable {
     public var extrapolationRivals: Int? = nil
     public var edgeDeviation: Double = 0
     public var isSpread: Bool
+    /// How strongly the tests that took the pair say so, in deviations above the book (see
+    /// `findSpreads`); 0 for a pair no test took. Only the pairing reads it.
+    public var strength: Double = 0
 }
 
 public struct SpreadDetector: Sendable {
@@ -231,6 +239,7 @@ public struct SpreadDetector: Sendable {
                 // photographed on the same table with the same ruler): if other pages pass it as
                 // well, it proves nothing about this pair.
                 e.isSpread = !judged || profileRivals <= parameters.rivalsAllowed
+                if e.isSpread { e.strength = parameters.minimumMargin }
                 if e.isSpread && !judged { return e }
             }
             guard judged else { return e }
@@ -253,8 +262,63 @@ public struct SpreadDetector: Sendable {
                     && e.extrapolation >= x.minimumScore && fieldMargin >= x.minimumMargin && fieldRivals <= parameters.rivalsAllowed
             }
             e.isSpread = e.isSpread || bySeam || byField
+            // The pair's strength, for choosing between two passing pairs that share a page
+            // (`choosePairs`): the largest margin over the book among the tests that took it. The
+            // two continuity margins are of one kind — each is the pair's score in deviations of
+            // its own null, and both nulls are the very same comparisons (these two edges against
+            // the same other pages) — so they compare across measures and across pairs without
+            // a conversion, and "how far out of the book's run of chance matches" is what the
+            // decision itself asks. A test that refused the pair lends it nothing (a margin of 5
+            // with two rivals is not evidence for this pair). The profile test has no margin of
+            // its own: a pair it takes stands at the bar (`minimumMargin`, set above), the least
+            // any pair taken by a margin stands at, so it outranks no pair that stands above it
+            // and loses to none that stands below.
+            if bySeam { e.strength = max(e.strength, margin) }
+            if byField, let m = e.extrapolationMargin { e.strength = max(e.strength, m) }
             return e
         }
+    }
+
+    /// Which consecutive pairs become spreads: `verdicts[k]` is the pair of the book's pages k and
+    /// k + 1 (0-based, book order), `available[k]` false when the pair may not be taken (a page
+    /// marked single, or already in a listed spread). Returns the indices k taken, ascending; no
+    /// two share a page.
+    ///
+    /// Two passing pairs can share a page (13–14 and 14–15) and only one can be a spread. Taking
+    /// them in page order lets the first win however weak (a false pair at margin 3.0 beside a
+    /// panorama at 8). Instead the pairs taken are the non-overlapping set of passing pairs whose
+    /// strengths (`SpreadEvidence.strength`) sum highest: weighted interval scheduling along the
+    /// page sequence, a dynamic programme linear in pages. A passing pair that overlaps no other
+    /// passing pair is always taken, as before. Ties go to the earlier pair, so a run of passing
+    /// pairs of equal strength (a short book judged by the profile test alone, where every pair
+    /// taken stands at the bar) is paired exactly as in page order.
+    public func choosePairs(_ verdicts: [SpreadEvidence], available: [Bool]) -> [Int] {
+        let n = verdicts.count
+        func eligible(_ k: Int) -> Bool { verdicts[k].isSpread && (k < available.count ? available[k] : false) }
+        guard parameters.pairByStrength else {
+            var taken: [Int] = []
+            for k in 0..<n where eligible(k) && taken.last != k - 1 { taken.append(k) }
+            return taken
+        }
+        // best[k]: the largest total strength of pairs among k..<n (pages k...n), pairs sharing no
+        // page. A pair's weight is its strength, never below 0 (a zero-weight pair is still taken
+        // when it costs nothing, by the tie rule below).
+        func weight(_ k: Int) -> Double { max(0, verdicts[k].strength) }
+        var best = [Double](repeating: 0, count: n + 2)
+        for k in stride(from: n - 1, through: 0, by: -1) {
+            best[k] = eligible(k) ? max(best[k + 1], weight(k) + best[k + 2]) : best[k + 1]
+        }
+        var taken: [Int] = []
+        var k = 0
+        while k < n {
+            if eligible(k) && weight(k) + best[k + 2] >= best[k + 1] {
+                taken.append(k)
+                k += 2
+            } else {
+                k += 1
+            }
+        }
+        return taken
     }
 
     /// How many of the null's deviations (floored) `score` stands above its mean, and how many of

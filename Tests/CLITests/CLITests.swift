@@ -273,4 +273,31 @@ final class Scratch {
         let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
         #expect(saved["spreads"] as? [[Int]] == [[2, 3], [6, 7], [10, 11]])
     }
+
+    /// What a librarian entered stands: a listed spread is kept even where the detector would pair
+    /// otherwise (pp. 3–4 listed, so the panorama pp. 2–3 is not taken), and a page marked single
+    /// (p. 10) is never paired; the rest is found as before.
+    @Test func analyzeKeepsListedSpreadsAndSinglePages() throws {
+        let s = try Scratch()
+        var books = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { books.deleteLastPathComponent() }
+        let book = s.file("farm")
+        try FileManager.default.copyItem(atPath: books.appendingPathComponent("Books/good-morning-farm").path, toPath: book)
+        let manifest = URL(fileURLWithPath: book + "/book.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        json["spreads"] = [[3, 4]]
+        var pages = try #require(json["pages"] as? [[String: Any]])
+        pages[9]["single"] = true
+        json["pages"] = pages
+        try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+
+        let r = try CLI.run(["analyze", book, "--no-masks", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(report["detectedSpreads"] as? [[Int]] == [[6, 7]])
+        let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        #expect(saved["spreads"] as? [[Int]] == [[3, 4], [6, 7]])
+        let savedPages = try #require(saved["pages"] as? [[String: Any]])
+        #expect(savedPages[9]["single"] as? Bool == true)
+    }
 }

@@ -243,19 +243,14 @@ struct Analyze: ParsableCommand {
         let rtl = model.readingDirection == .rightToLeft
         let candidates = (0..<max(0, model.pages.count - 1)).map { i in rtl ? (left: i + 1, right: i) : (left: i, right: i + 1) }
         let verdicts = detector.findSpreads(pages: edges, candidates: candidates)
-        var found: [Spread] = []
-        var n = 1
-        while n < model.pages.count {
-            let (a, b) = (n, n + 1)
-            n += 1
-            guard !model.pages[a - 1].single, !model.pages[b - 1].single,
-                  model.spread(containing: a) == nil, model.spread(containing: b) == nil,
-                  !found.contains(where: { $0.second == a }),
-                  verdicts[a - 1].isSpread
-            else { continue }
-            found.append(Spread(a, b))
-            n += 1
+        // Pages marked single and pages of a listed spread are never paired; of the passing pairs
+        // that share a page the stronger set is taken (`SpreadDetector.choosePairs`).
+        let available = verdicts.indices.map { k in
+            let (a, b) = (k + 1, k + 2)
+            return !model.pages[a - 1].single && !model.pages[b - 1].single
+                && model.spread(containing: a) == nil && model.spread(containing: b) == nil
         }
+        let found = detector.choosePairs(verdicts, available: available).map { Spread($0 + 1, $0 + 2) }
         model.spreads += found
         model.spreads.sort { $0.first < $1.first }
         // Why each consecutive pair was or was not taken, for a librarian checking a spread the
