@@ -120,6 +120,12 @@ public struct Page: Hashable, Sendable {
     /// The whole page as a pixel rect.
     public var bounds: PixelRect { PixelRect(width: width, height: height) }
 
+    /// Whether `clear` left any box of the page as scanned for a person to look at. Such a page's
+    /// cleared picture still shows that box's printed text, so every view of the page as
+    /// ClearText (the reader, `render`, the EPUB) uses the scan instead, with the text drawn on a
+    /// plate over each box, until the box is reviewed.
+    public var hasBoxForReview: Bool { textBoxes.contains(where: \.needsReview) }
+
     /// Text boxes in reading order: by `order` where given (boxes without one keep their place
     /// after the ordered ones), otherwise as listed.
     public var textBoxesInReadingOrder: [TextBox] {

@@ -63,7 +63,7 @@ enum Manifest {
                 ("scan", .string("\(p)/scan")),
                 // A page with a box `clear` left for review is read as the scan, with PopoutText:
                 // its ClearText could not be shown to leave the picture whole.
-                ("cleared", page.textBoxes.isEmpty || page.textBoxes.contains(where: \.needsReview) ? .null : .string("\(p)/cleared")),
+                ("cleared", page.textBoxes.isEmpty || page.hasBoxForReview ? .null : .string("\(p)/cleared")),
                 ("thumb", .string("\(p)/thumb?size=1x")), ("thumb2x", .string("\(p)/thumb?size=2x")),
                 ("textBoxes", .array(boxes)),
             ])

@@ -66,8 +66,11 @@ public final class PageImages: @unchecked Sendable {
         return clearedDirectory + "/" + stem + ".png"
     }
 
+    /// Whether page `number` has a cleared picture to show: its file exists and no box of it was
+    /// left as scanned for review (that box's printed text is still in the picture).
     public func hasCleared(_ number: Int) -> Bool {
-        clearedPath(of: number).map { FileIO.exists($0) } ?? false
+        guard let path = clearedPath(of: number), !book.pages[number - 1].hasBoxForReview else { return false }
+        return FileIO.exists(path)
     }
 
     /// The page's picture at exactly `width`×`height` pixels.

@@ -125,6 +125,18 @@ struct PackageTests {
         let clear3 = try zipEntry(out, "OEBPS/pages/clear-1-0003.xhtml") ?? ""
         #expect(clear3.contains("../images/scan-0003.jpg") && clear3.contains("background-color"))
 
+        // A box `clear` left as scanned for review: its printed text is still in the cleared
+        // picture, so page 2 falls back to the scan with the text on a plate, as in the reader.
+        var flagged = try Book.load(directory: salma).book
+        flagged.pages[1].textBoxes[0].needsReview = true
+        try flagged.save(directory: salma)
+        let reviewed = salma + "-review.epub"
+        let r2 = try Tool.cli(["export", salma, "--format", "epub", "--out", reviewed])
+        #expect(r2.status == 0, "\(r2.stderr)")
+        #expect(r2.stderr.contains("0 cleared image(s)"), "\(r2.stderr)")
+        let clear2Review = try zipEntry(reviewed, "OEBPS/pages/clear-2-0002.xhtml") ?? ""
+        #expect(clear2Review.contains("../images/scan-0002.jpg") && clear2Review.contains("background-color"))
+
         // PopoutText as Region-Based Navigation: a data-nav document with one text-area region per
         // text box, each linking to its scan page with the box as a Media Fragment.
         #expect(opf.contains("href=\"regions.xhtml\" media-type=\"application/xhtml+xml\" properties=\"data-nav\""))

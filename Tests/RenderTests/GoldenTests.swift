@@ -144,3 +144,26 @@ import Testing
         }
     }
 }
+
+/// A page with a box `clear` left as scanned for review still shows that box's printed text in its
+/// cleared picture; like the reader, `render` draws such a page over its scan (the text on a plate
+/// over each box), never the text natively over its own printed copy.
+@Suite struct ClearedPictureTests {
+    @Test func aPageWithABoxForReviewIsDrawnOverItsScan() throws {
+        var (dir, book) = try GoldenTests.load("salmas-red-kite")
+        let clear = FileManager.default.temporaryDirectory.appendingPathComponent("cleared-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: clear, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: clear) }
+        let stem = (book.pages[1].image as NSString).deletingPathExtension.split(separator: "/").last.map(String.init) ?? ""
+        try Data([0]).write(to: URL(fileURLWithPath: clear + "/" + stem + ".png"))
+        #expect(PageImages(directory: dir, book: book, clearedDirectory: clear).hasCleared(2))
+
+        book.pages[1].textBoxes[0].needsReview = true
+        #expect(book.pages[1].hasBoxForReview && !book.pages[0].hasBoxForReview)
+        let images = PageImages(directory: dir, book: book, clearedDirectory: clear)
+        #expect(!images.hasCleared(2))
+        let (_, report) = try ScreenRenderer(images: images).renderClearText(
+            GoldenTests.screen(book, page: 2, GoldenTests.phone1x.viewport(.portrait)), language: "en")
+        #expect(report.pagesWithoutClearedImage == [2])
+    }
+}

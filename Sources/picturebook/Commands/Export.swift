@@ -24,7 +24,8 @@ struct Export: ParsableCommand {
             double-page image
               epub   EPUB 3 fixed layout: --out is the .epub file; scans with a text layer, then a \
             ClearText edition per language (cleared images from BOOK/clear/ when \
-            `picturebook clear` has made them; --no-cleartext leaves these out)
+            `picturebook clear` has made them, except for pages with a box left for review, \
+            shown as the scan as the reader shows them; --no-cleartext leaves these out)
 
             Examples:
               picturebook export Books/moon-rabbit --format epub --out moon-rabbit.epub
@@ -103,7 +104,9 @@ struct Export: ParsableCommand {
                 if !noCleartext {
                     cleared = try loaded.pages.map { page in
                         let path = directory + "/clear/" + BookDirectory.stem(of: page.image) + ".png"
-                        guard FileIO.exists(path) else { return nil }
+                        // A page with a box left as scanned for review is shown as the scan, as
+                        // the reader shows it (its cleared picture still has that box's text).
+                        guard FileIO.exists(path), !page.hasBoxForReview else { return nil }
                         let bytes = try FileIO.read(path)
                         // A cleared image of another size is stale (the scan was replaced); the
                         // page then falls back to the scan with its boxes painted over.

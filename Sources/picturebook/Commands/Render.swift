@@ -147,7 +147,11 @@ struct RenderScreens: AsyncParsableCommand {
                     image = img
                     for n in report.pagesWithoutClearedImage where !warnedPages.contains(n) {
                         warnedPages.insert(n)
-                        Console.warning("\(images.clearedPath(of: n) ?? "page \(n)") not found: page \(n) drawn over its scan (run `picturebook clear` first)")
+                        if n >= 1, n <= book.pages.count, book.pages[n - 1].hasBoxForReview {
+                            Console.warning("page \(n) has boxes left as scanned for review (`picturebook clear --report`): drawn over its scan")
+                        } else {
+                            Console.warning("\(images.clearedPath(of: n) ?? "page \(n)") not found: page \(n) drawn over its scan (run `picturebook clear` first)")
+                        }
                     }
                     let grown = report.blocks.filter(\.grew).count, scrolling = report.blocks.filter { $0.scrollExtent > 0 }
                     note = " \(report.blocks.count) block\(report.blocks.count == 1 ? "" : "s") in \(language)"
