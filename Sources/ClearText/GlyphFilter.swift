@@ -92,6 +92,9 @@ public struct GlyphFilterReport: Sendable, Hashable {
     public var droppedPixels: Int
     /// True when so much was dropped that the box likely takes in a drawing.
     public var needsReview: Bool
+    /// True when the box needs review only because letters of it are joined to a drawing's
+    /// strokes (`joinedShare`), not because it takes in the drawing's shapes or rules.
+    public var joinedToDrawing = false
 }
 
 public enum GlyphFilter {
@@ -183,8 +186,9 @@ public enum GlyphFilter {
             // Shapes, rules and lines count towards review by their share of the mask. Letters
             // joined to a drawing count by `joinedShare`: left on the page while the letters round
             // them are cleared they make half words, so beyond a speck the box stays as scanned.
-            let review = total > 0 && (Double(dropped - joined) > p.reviewShare * Double(total)
-                || Double(joined) > p.joinedShare * Double(total))
+            let shapes = total > 0 && Double(dropped - joined) > p.reviewShare * Double(total)
+            let touching = total > 0 && Double(joined) > p.joinedShare * Double(total)
+            let review = shapes || touching
             if review && p.keepScanWhenUnsure {
                 // A box that gave up this much of its mask lies in a drawing (labels in a diagram,
                 // a caption across a figure): its letters are entangled with the lines, so its
@@ -195,7 +199,8 @@ public enum GlyphFilter {
             }
             return GlyphFilterReport(
                 region: region, glyphSize: Int(glyph), keptPixels: review && p.keepScanWhenUnsure ? 0 : total - dropped,
-                droppedPixels: review && p.keepScanWhenUnsure ? total : dropped, needsReview: review)
+                droppedPixels: review && p.keepScanWhenUnsure ? total : dropped, needsReview: review,
+                joinedToDrawing: touching && !shapes)
         }
     }
 }

@@ -49,6 +49,9 @@ public struct ClearedPage: Sendable {
 public enum ReviewReason: String, Sendable, Hashable, CustomStringConvertible {
     /// The glyph filter gave up much of the box's mask: the box lies in a drawing.
     case inDrawing
+    /// Letters of the box are joined to a drawing's strokes: they stay, and clearing the rest
+    /// would leave half words, so the whole box stays as scanned.
+    case joinedToDrawing
     /// After the fill, a third or more of the box's text was still on the page.
     case textLeft
     /// The fill made edges the box's ground does not have.
@@ -58,6 +61,7 @@ public enum ReviewReason: String, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .inDrawing: "its ink could not be shown to be type alone (it lies in a drawing)"
+        case .joinedToDrawing: "letters of it touch a drawing's strokes (clearing the others would leave half words)"
         case .textLeft: "the fill left its text on the page (the mask missed letters, or took the art across them)"
         case .edgesMade: "the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)"
         }
@@ -165,7 +169,7 @@ public enum PageClearing {
                 FillCheck.restore(&cleared, fill: &fill, from: image, within: boxes[i])
             }
         }
-        let drawn = glyphs.map(\.needsReview)
+        let drawn = glyphs.map(\.needsReview), joined = glyphs.map(\.joinedToDrawing)
         let (textLeft, edges) = fileOnly ? ([], []) : checkFills(
             scan: image, cleared: &cleared, fill: &fill, boxes: boxes, regions: regions, glyphs: &glyphs, ink: detectorInk,
             infill: infill.parameters, parameters: checkParameters)
@@ -173,7 +177,8 @@ public enum PageClearing {
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
             image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges,
-            reviewReasons: reviewReasons(drawing: drawn, textLeft: textLeft, edges: edges, flagged: glyphs.map(\.needsReview), parameters: checkParameters),
+            reviewReasons: reviewReasons(
+                drawing: drawn, joined: joined, textLeft: textLeft, edges: edges, flagged: glyphs.map(\.needsReview), parameters: checkParameters),
             maskKind: maskKind,
             maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2) + ms(t2, t3))
     }
@@ -211,11 +216,11 @@ public enum PageClearing {
     /// Why each flagged box was left as scanned, in the order the rules apply: the glyph filter
     /// before the fill, then the check's readings after it.
     static func reviewReasons(
-        drawing: [Bool], textLeft: [Double?], edges: [Double?], flagged: [Bool], parameters: FillCheckParameters
+        drawing: [Bool], joined: [Bool] = [], textLeft: [Double?], edges: [Double?], flagged: [Bool], parameters: FillCheckParameters
     ) -> [ReviewReason?] {
         flagged.indices.map { i in
             guard flagged[i] else { return nil }
-            if i < drawing.count, drawing[i] { return .inDrawing }
+            if i < drawing.count, drawing[i] { return i < joined.count && joined[i] ? .joinedToDrawing : .inDrawing }
             return checkVerdict(textLeft: i < textLeft.count ? textLeft[i] : nil, edges: i < edges.count ? edges[i] : nil, parameters: parameters)
         }
     }

@@ -90,7 +90,7 @@ import Testing
         var byDefault = s.mask
         let flagged = GlyphFilter.keepGlyphs(&byDefault, regions: [s.scaleBox, s.lineBox], parameters: q, page: s.page)
         #expect(Self.count(byDefault, in: s.scaleBox) == 0)
-        #expect(flagged[0].needsReview && flagged[0].keptPixels == 0)
+        #expect(flagged[0].needsReview && flagged[0].keptPixels == 0 && flagged[0].joinedToDrawing)
         #expect(Self.count(byDefault, in: s.lineBox) == lineInk)
         #expect(!flagged[1].needsReview)
     }

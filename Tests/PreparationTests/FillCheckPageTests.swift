@@ -170,6 +170,11 @@ import Testing
             drawing: [true, false, false, false, false], textLeft: [0.9, 0.5, 0.1, nil, 0.1], edges: [2, 2, 1.5, 0.4, 0.2],
             flagged: [true, true, true, true, false], parameters: p)
         #expect(reasons == [.inDrawing, .textLeft, .edgesMade, nil, nil])
+        // A box flagged only for letters joined to a drawing says so; shapes take precedence.
+        let joined = PageClearing.reviewReasons(
+            drawing: [true, true], joined: [true, false], textLeft: [0.9, nil], edges: [2, nil], flagged: [true, true], parameters: p)
+        #expect(joined == [.joinedToDrawing, .inDrawing])
+        #expect(ReviewReason.joinedToDrawing.description.contains("half words"))
         var off = p
         off.edgesMade = 0
         #expect(PageClearing.reviewReasons(drawing: [false], textLeft: [], edges: [5], flagged: [true], parameters: off) == [nil])
