@@ -145,7 +145,7 @@ struct SeamExtrapolation: Sendable {
             }
         }
         let outerLuma = smoothed(profiles[0].map { $0.x }, radius: p.edgeDeviationRadius)
-        return FieldEdge(intercept: intercept, slope: slope, aspect: Double(w) / Double(h), rawDeviation: Self.deviation(outerLuma))
+        return FieldEdge(intercept: intercept, slope: slope, aspect: Double(w) / Double(h), rawDeviation: SpreadDetector.deviation(outerLuma))
     }
 
     /// Whether an edge varies enough, in raw grey levels, for its standardised field to mean
@@ -228,11 +228,5 @@ struct SeamExtrapolation: Sendable {
         }
         guard va > 1e-9, vb > 1e-9 else { return 0 }
         return cov / (va * vb).squareRoot()
-    }
-
-    static func deviation(_ v: [Double]) -> Double {
-        guard !v.isEmpty else { return 0 }
-        let m = v.reduce(0, +) / Double(v.count)
-        return (v.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(v.count)).squareRoot()
     }
 }

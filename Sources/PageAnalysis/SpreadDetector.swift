@@ -178,7 +178,7 @@ public struct SpreadDetector: Sendable {
         let a = left.right.rgb
         let b = right.left.rgb
         let ha = highPass(a.map(luma)), hb = highPass(b.map(luma))
-        let structure = min(deviation(ha), deviation(hb))
+        let structure = min(Self.deviation(ha), Self.deviation(hb))
         var best = -1.0
         for shift in -max(0, parameters.maxShift)...max(0, parameters.maxShift) {  // a negative setting is no shift, not a trap
             best = max(best, correlation(ha, hb, shift: shift))
@@ -326,8 +326,7 @@ public struct SpreadDetector: Sendable {
     private func standing(of score: Double, among null: [Double]) -> (margin: Double, rivals: Int) {
         guard !null.isEmpty else { return (0, 0) }
         let mean = null.reduce(0, +) / Double(null.count)
-        let sd = (null.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(null.count)).squareRoot()
-        return ((score - mean) / max(sd, parameters.deviationFloor), null.count { $0 >= score })
+        return ((score - mean) / max(Self.deviation(null), parameters.deviationFloor), null.count { $0 >= score })
     }
 
     static func evenlySpaced(_ items: [Int], count: Int) -> [Int] {
@@ -393,7 +392,8 @@ public struct SpreadDetector: Sendable {
         }
     }
 
-    func deviation(_ v: [Double]) -> Double {
+    /// Population standard deviation of `v` (0 when empty).
+    static func deviation(_ v: [Double]) -> Double {
         guard !v.isEmpty else { return 0 }
         let m = v.reduce(0, +) / Double(v.count)
         return (v.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(v.count)).squareRoot()

@@ -152,13 +152,6 @@ public enum PageClearing {
                 }
             }
         }
-        // After the fill, each box is checked: where its text is still on the page (read against
-        // the detector's own reading of the ink: the mask missed the letters, or took the art
-        // across them instead), or where the fill made edges its ground does not have (letters
-        // left in pieces, smears, blotches), the box goes back to the scan and is flagged, as a
-        // box the glyph filter could not judge is. Without a mask file there is no reading of
-        // the ink independent of the fill's, and only the edges are read.
-        // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
         // A box the glyph filter left as scanned stays exactly as scanned: the estimate's fringe
         // of its ink reaches a pixel or two past the box, and a fill of that fringe, grown for the
         // letters' halo, reached back into it. Its own rectangle goes back, and only that: grown
@@ -170,6 +163,13 @@ public enum PageClearing {
             }
         }
         let drawn = glyphs.map(\.needsReview), joined = glyphs.map(\.joinedToDrawing)
+        // After the fill, each box is checked: where its text is still on the page (read against
+        // the detector's own reading of the ink: the mask missed the letters, or took the art
+        // across them instead), or where the fill made edges its ground does not have (letters
+        // left in pieces, smears, blotches), the box goes back to the scan and is flagged, as a
+        // box the glyph filter could not judge is. Without a mask file there is no reading of
+        // the ink independent of the fill's, and only the edges are read.
+        // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
         let (textLeft, edges) = fileOnly ? ([], []) : checkFills(
             scan: image, cleared: &cleared, fill: &fill, boxes: boxes, regions: regions, glyphs: &glyphs, ink: detectorInk,
             infill: infill.parameters, parameters: checkParameters)
