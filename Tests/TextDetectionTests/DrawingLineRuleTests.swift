@@ -1,8 +1,10 @@
-// The rule that drops a learned detector's short lines lying on a drawing (DrawingLineRule): a
-// line whose ink mostly runs on out of its box is a piece of the drawing; glyphs stay inside.
+// The rules that drop a learned detector's lines lying on a drawing (DrawingLineRule): a short
+// line whose ink mostly runs on out of its box is a piece of the drawing, glyphs stay inside; a
+// short line of any block whose ink runs out and is painted in a wash is a figure.
 import Geometry
 import PageAnalysis
 import Raster
+import Foundation
 import Testing
 
 @Suite struct DrawingLineRuleTests {
@@ -89,9 +91,73 @@ import Testing
         #expect(DrawingLineRule().keep([proposal(40, 100, 100, 30)], on: p).isEmpty)
     }
 
-    @Test func blocksOfSeveralLinesAreNotJudged() {
+    @Test func blocksOfSeveralLinesAreNotJudgedByRunOutAlone() {
         let p = page { hatch(&$0, 0, 0, 400, 300) }
         let paragraph = ProposedBlock(lines: [Rect(x: 40, y: 40, width: 80, height: 30), Rect(x: 40, y: 76, width: 80, height: 30)], vertical: false, score: 0.8)
         #expect(DrawingLineRule().keep([paragraph], on: p).count == 1)
+    }
+
+    /// A figure painted in a wash: an ellipse whose tone comes and goes across it, from dark to
+    /// mid, as watercolour does, over the paper.
+    func paintedFigure(_ b: inout Bitmap<RGBA8>, cx: Double, cy: Double, rx: Double, ry: Double) {
+        for y in 0..<b.height {
+            for x in 0..<b.width {
+                let u = (Double(x) - cx) / rx, v = (Double(y) - cy) / ry
+                guard u * u + v * v <= 1 else { continue }
+                let t = UInt8(40 + 140 * (0.5 + 0.5 * sin(Double(x) / 15) * sin(Double(y) / 17)))
+                b.pixels[y * b.width + x] = RGBA8(r: t, g: UInt8(Int(t) * 9 / 10), b: UInt8(Int(t) * 8 / 10))
+            }
+        }
+    }
+
+    @Test func aPaintedFigureBoxedAsStackedLinesIsDropped() {
+        // Seen on Benchmarks/Illustrations: a rabbit boxed as three lines, each a fifth of the
+        // page thick; the figure runs on out of every box and its tone is a wash. Here the boxes
+        // take in the figure's left side and the paper beside it.
+        let p = page(600, 600) { paintedFigure(&$0, cx: 300, cy: 300, rx: 200, ry: 250) }
+        let figure = ProposedBlock(lines: [Rect(x: 0, y: 200, width: 180, height: 160), Rect(x: 0, y: 370, width: 180, height: 120)],
+                                   vertical: false, score: 0.7)
+        #expect(DrawingLineRule().keep([figure], on: p).isEmpty)
+        let body = DrawingLineRule().inkBody(figure.lines[0], gray: p.grayscale())
+        #expect((body?.spread ?? 0) >= 0.3 * (body?.contrast ?? 1))
+    }
+
+    @Test func aGiantFlatInitialJoinedToADrawingIsKept() {
+        // An ABC book's display initial: a letter in flat ink, its foot joined to a stroke of the
+        // drawing that runs on past the box. It runs out, but its ink is one tone.
+        let p = page(600, 600) { b in
+            fill(&b, 200, 150, 40, 200)   // the stem
+            fill(&b, 200, 150, 140, 36)   // the arm
+            fill(&b, 200, 250, 110, 30)   // the bar
+            fill(&b, 0, 330, 600, 20)     // the drawing's ground line, through the stem's foot
+        }
+        let initial = ProposedBlock(lines: [Rect(x: 190, y: 140, width: 160, height: 220)], vertical: false, score: 0.7)
+        let paragraph = ProposedBlock(lines: initial.lines + [Rect(x: 190, y: 400, width: 300, height: 30)], vertical: false, score: 0.7)
+        #expect(DrawingLineRule().paintedShape(initial.lines[0], vertical: false, gray: p.grayscale()) == false)
+        #expect(DrawingLineRule().keep([paragraph], on: p).first?.lines.count == 2)
+    }
+
+    @Test func aPaintedShapeInsideItsBoxIsNotJudgedByTone() {
+        // A painted medallion wholly inside its box does not run out: the tone alone drops nothing
+        // (a painted cover title can be lettered in a wash).
+        let p = page(600, 600) { paintedFigure(&$0, cx: 300, cy: 300, rx: 80, ry: 60) }
+        let line = Rect(x: 200, y: 220, width: 200, height: 160)
+        #expect(DrawingLineRule().paintedShape(line, vertical: false, gray: p.grayscale()) == false)
+    }
+
+    @Test func aBlockWithNoVisibleInkIsDropped() {
+        // What remains of a figure once its painted lines are gone: lines over a faint wash only
+        // a few grey levels off the paper, which the glyph mask would not mark either.
+        let faint = RGBA8(r: 228, g: 220, b: 204)
+        let p = page { b in for y in 100..<130 { for x in 100..<160 { b.pixels[y * b.width + x] = faint } } }
+        let specks = ProposedBlock(lines: [Rect(x: 96, y: 96, width: 70, height: 40)], vertical: false, score: 0.6)
+        #expect(DrawingLineRule().keep([specks], on: p).isEmpty)
+        // A faint line beside a visible one is kept with its block: the block has text.
+        let q = page { b in
+            for y in 100..<130 { for x in 100..<160 { b.pixels[y * b.width + x] = faint } }
+            for k in 0..<4 { fill(&b, 110 + 18 * k, 160, 12, 24) }
+        }
+        let both = ProposedBlock(lines: [Rect(x: 96, y: 96, width: 70, height: 40), Rect(x: 102, y: 154, width: 82, height: 36)], vertical: false, score: 0.6)
+        #expect(DrawingLineRule().keep([both], on: q).first?.lines.count == 2)
     }
 }
