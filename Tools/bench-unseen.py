@@ -168,6 +168,19 @@ def load_ndl(root):
     return pages
 
 
+def load_plates(dirs):
+    """Text-free plates: every image of each folder is a page without text, so every box drawn
+    there is a false box. The set of a page is its folder's name."""
+    pages = []
+    for root in dirs:
+        s = os.path.basename(os.path.normpath(root)).lower()
+        names = sorted(n for n in os.listdir(root) if n.lower().endswith((".jpg", ".jpeg", ".png")))
+        if not names:
+            raise BenchError(f"{root}: no plates (.jpg, .jpeg, .png)")
+        pages += [page(f"{s}/{n}", s, n, []) for n in names]
+    return pages
+
+
 def load_synth(root, cid="synth"):
     path = os.path.join(root, "truth.json")
     try:
@@ -297,6 +310,7 @@ def main():
     ap.add_argument("--ndl")
     ap.add_argument("--synth")
     ap.add_argument("--synth2")
+    ap.add_argument("--plates", nargs="+", metavar="DIR", help="folders of text-free plates (Benchmarks/Illustrations, Benchmarks/TextFree/*)")
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--ours-file", default="ours.json", help="name of analyze's JSON in each set folder")
     ap.add_argument("--no-ours-ms", action="store_true", help="leave Picturebook's time out (a debug build's time means nothing)")
@@ -314,8 +328,10 @@ def main():
             corpora.append(("synth", "synthetic (our generator)", load_synth(a.synth)))
         if a.synth2:
             corpora.append(("synth2", "synthetic from real illustrations", load_synth(a.synth2, "synth2")))
+        if a.plates:
+            corpora.append(("plates", "text-free real plates", load_plates(a.plates)))
         if not corpora:
-            raise BenchError("no corpus given (--real, --heldout, --ndl, --synth, --synth2)")
+            raise BenchError("no corpus given (--real, --heldout, --ndl, --synth, --synth2, --plates)")
         results = {}
         for cid, _, pages in corpora:
             dets, times, lines = load_detections(a.work, cid, pages, a.ours_file)
@@ -335,7 +351,8 @@ def main():
                  "real": "some learned-detector settings were scored on it",
                  "heldout": "held out: only ever scored",
                  "ndl": "one page looked at for the learned detector's region score",
-                 "synth2": "never tuned on"}[cid]
+                 "synth2": "never tuned on",
+                 "plates": "set illustrations: the painted-shape rule was decided on it; set tom-kitten: held out"}[cid]
         print(f"- {cid}: {title}: {len(pages)} pages, {tb} text blocks, {tf} text-free pages ({tuned})")
 
     def table(which, heading):
@@ -372,6 +389,21 @@ def main():
 
     for cid, title, _ in corpora:
         if cid in ("synth", "synth2"):
+            continue
+        if cid == "plates":
+            pages, dets, _, res, _, _ = results[cid]
+            print(f"\nFalse boxes per page on {title}, per set (pages boxed in brackets):\n")
+            print("| set | pages |" + "".join(f" {NAMES[d]} |" for d in DETECTORS))
+            print("|---|---:|" + "---:|" * len(DETECTORS))
+            for s in sorted({p["set"] for p in pages}):
+                sp = [p for p in pages if p["set"] == s]
+                cells = []
+                for d in DETECTORS:
+                    n = [res[d]["pages"][p["key"]][2] for p in sp]
+                    cells.append(f" {fmt(sum(n) / len(sp))} ({sum(1 for x in n if x)}) |")
+                print(f"| {s} | {len(sp)} |" + "".join(cells))
+            boxed = sorted(((res["ours"]["pages"][p["key"]][2], p["key"]) for p in pages if res["ours"]["pages"][p["key"]][2]), reverse=True)
+            print(f"\nPlates where Picturebook boxed something: " + (", ".join(f"{k} ({n})" for n, k in boxed) if boxed else "none") + f" (of {len(pages)})")
             continue
         pages, dets, times, res, _, _ = results[cid]
         print(f"\nRecall per truth kind, {title}:\n")

@@ -7,13 +7,15 @@
 #   synth  our own generator, 20 pages, seed 4001 (the kind of corpus the detector was tuned on)
 #   synth2 synthetic from real illustrations: Benchmarks/Illustrations with text typeset over and
 #          beside them (`generate --illustrations`), 24 pages, seed 5001 (never tuned on)
+#   plates text-free real plates: Benchmarks/Illustrations (the painted-shape rule was decided on
+#          it) and Benchmarks/TextFree/tom-kitten (held out); every box there is false
 # and prints one table with the corpora side by side (Tools/bench-unseen.py scores them).
 #
 #   Tools/bench-unseen.sh                   everything (minutes: Tesseract is the slow part)
 #   NDL=/path/to/ndl-docl-dev Tools/bench-unseen.sh
 #   Tools/bench-unseen.sh --no-setup        do not call Tools/setup.sh --ocr (fully offline)
 #   Tools/bench-unseen.sh --fresh           rerun the peers too (their cached outputs are dropped)
-#   Tools/bench-unseen.sh --peers-only      run only PP-OCRv4 and Tesseract on real and NDL (no build)
+#   Tools/bench-unseen.sh --peers-only      run only PP-OCRv4 and Tesseract on the real corpora, NDL and the plates (no build)
 #
 # Detector outputs go to .build/bench-unseen/<corpus>/<set>/. Picturebook's are redone on every run
 # (the detector may have changed); the peers' are kept once complete (they do not change, and they
@@ -109,6 +111,10 @@ for book in "$heldout"/*.json; do
   run_set heldout "$slug" "$heldout/$slug"
 done
 run_set ndl ndl "$ndl"
+run_set plates illustrations "$root/Benchmarks/Illustrations"
+for set in "$root"/Benchmarks/TextFree/*/; do
+  run_set plates "$(basename "$set")" "${set%/}"
+done
 if ((peers_only)); then exit 0; fi
 
 run_set synth synth "$synth"
@@ -116,4 +122,5 @@ run_set synth2 synth2 "$synth2"
 
 echo "# Cross-corpus detection benchmark — $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (+ uncommitted Sources changes)'), $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# Tesseract $(tesseract --version 2>&1 | head -1 | cut -d' ' -f2), $("$py" -c 'import importlib.metadata as m; print("rapidocr-onnxruntime", m.version("rapidocr-onnxruntime"), "/ onnxruntime", m.version("onnxruntime"))')"
-python3 Tools/bench-unseen.py --work "$work" --real "$real" --heldout "$heldout" --ndl "$ndl" --synth "$synth" --synth2 "$synth2"
+python3 Tools/bench-unseen.py --work "$work" --real "$real" --heldout "$heldout" --ndl "$ndl" --synth "$synth" --synth2 "$synth2" \
+  --plates "$root/Benchmarks/Illustrations" "$root"/Benchmarks/TextFree/*/
