@@ -19,17 +19,18 @@
 // Evaluation.md has the figures.
 //
 // A second test judges every short line of any block: a painted shape. On real colour plates the
-// network also boxes whole figures — a rabbit, a cat on a basket, a duck — as lines a fifth of
-// the page thick, stacked into blocks of two to four (Benchmarks/Illustrations, 29 text-free
-// plates: 24 such lines). A line at most `shapeLength` thicknesses long holds one or two glyphs;
-// a glyph is printed in one ink, so the body of its strokes (away from their anti-aliased rim)
-// has one tone, whatever the face or the size. A figure painted in watercolour or tints does
-// not: the tone of its body spreads over much of the ink's contrast with the ground. A short
-// line whose ink runs out of its box (as above) *and* whose ink body is painted is dropped. Both
-// are needed: giant display initials run out into the drawing they are part of (an ABC book's
-// letters), but their ink is flat; paintings inside a frame stay in their box, and flat tones
-// of a drawing are left to the other rules. Decided on Benchmarks/Illustrations with
-// RealCorpus's lines checked; HeldOut, NDL and the synthetic corpora confirm (Evaluation.md).
+// network also boxes whole figures (a rabbit, a cat on a basket, a duck) as lines a fifth of the
+// page thick, stacked into blocks of two to four: Benchmarks/Illustrations, 29 text-free plates,
+// drew 24 false lines, a dozen of them whole figures. A line at most `shapeLength` thicknesses
+// long holds one or two glyphs, and a glyph is printed in one ink, so the body of its strokes
+// (away from their anti-aliased rim) has one tone, whatever the face or the size. A figure
+// painted in watercolour or tints does not: the tone of its body spreads over much of the ink's
+// contrast with the ground. A short line whose ink runs out of its box (as above) *and* whose ink
+// body is painted is dropped. Both are needed: giant display initials run out into the drawing
+// they are part of (an ABC book's letters), but their ink is flat; a painted title stays inside
+// its box. Decided on Benchmarks/Illustrations with RealCorpus's lines checked; HeldOut, NDL, the
+// synthetic corpora and the held-out Tom Kitten plates (Benchmarks/TextFree) confirm.
+//
 // A block left with no line whose ink a reader could see (the glyph mask's contrast floor) is
 // dropped too: what remains of a figure once its painted lines are gone is specks of its wash.
 
