@@ -298,6 +298,16 @@ def score(pages, dets, regroup=False):
             "figure_pages": sum(1 for p in pages if p["illustrations"])}
 
 
+def per_set_table(label, pages, cell):
+    """One row per set of `pages` (a book, a folder of plates), one column per detector; `cell(d,
+    set_pages)` is the cell's text."""
+    print(f"| {label} | pages |" + "".join(f" {NAMES[d]} |" for d in DETECTORS))
+    print("|---|---:|" + "---:|" * len(DETECTORS))
+    for s in sorted({p["set"] for p in pages}):
+        sp = [p for p in pages if p["set"] == s]
+        print(f"| {s} | {len(sp)} |" + "".join(f" {cell(d, sp)} |" for d in DETECTORS))
+
+
 def fmt(x, digits=2):
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
@@ -393,15 +403,10 @@ def main():
         if cid == "plates":
             pages, dets, _, res, _, _ = results[cid]
             print(f"\nFalse boxes per page on {title}, per set (pages boxed in brackets):\n")
-            print("| set | pages |" + "".join(f" {NAMES[d]} |" for d in DETECTORS))
-            print("|---|---:|" + "---:|" * len(DETECTORS))
-            for s in sorted({p["set"] for p in pages}):
-                sp = [p for p in pages if p["set"] == s]
-                cells = []
-                for d in DETECTORS:
-                    n = [res[d]["pages"][p["key"]][2] for p in sp]
-                    cells.append(f" {fmt(sum(n) / len(sp))} ({sum(1 for x in n if x)}) |")
-                print(f"| {s} | {len(sp)} |" + "".join(cells))
+            def plate_cell(d, sp):
+                n = [res[d]["pages"][p["key"]][2] for p in sp]
+                return f"{fmt(sum(n) / len(sp))} ({sum(1 for x in n if x)})"
+            per_set_table("set", pages, plate_cell)
             boxed = sorted(((res["ours"]["pages"][p["key"]][2], p["key"]) for p in pages if res["ours"]["pages"][p["key"]][2]), reverse=True)
             print(f"\nPlates where Picturebook boxed something: " + (", ".join(f"{k} ({n})" for n, k in boxed) if boxed else "none") + f" (of {len(pages)})")
             continue
@@ -419,16 +424,11 @@ def main():
                   + ", ".join(f"{NAMES[d]} {res[d]['on_figures']}" for d in DETECTORS))
         if cid in ("real", "heldout"):
             print(f"\nF1 per book (false boxes on its text-free pages in brackets), {title}:\n")
-            print("| book | pages |" + "".join(f" {NAMES[d]} |" for d in DETECTORS))
-            print("|---|---:|" + "---:|" * len(DETECTORS))
-            for s in sorted({p["set"] for p in pages}):
-                sp = [p for p in pages if p["set"] == s]
-                cells = []
-                for d in DETECTORS:
-                    sub = score(sp, dets[d])
-                    fb, fp = sub["free"]
-                    cells.append(f" {fmt(sub['prf'][2])}" + (f" ({fb} on {fp})" if fp else "") + " |")
-                print(f"| {s} | {len(sp)} |" + "".join(cells))
+            def book_cell(d, sp):
+                sub = score(sp, dets[d])
+                fb, fp = sub["free"]
+                return f"{fmt(sub['prf'][2])}" + (f" ({fb} on {fp})" if fp else "")
+            per_set_table("book", pages, book_cell)
         print(f"\n{a.worst} worst pages for Picturebook by F1 (pages with text), {title}:\n")
         print("| page | truth | ours found | ours boxes (correct) | ours F1 | PP-OCRv4 F1 | Tesseract F1 |")
         print("|---|---:|---:|---:|---:|---:|---:|")
