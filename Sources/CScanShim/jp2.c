@@ -7,6 +7,9 @@
 #include "scan_common.h"
 
 #include <errno.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -484,7 +487,8 @@ static uint64_t lcm_capped(uint64_t a, uint64_t b, uint64_t cap) {
     return m > cap ? cap + 1 : m;
 }
 
-int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride, uint32_t band_rows) {
+static int decode_areas(pbs_jp2 *j, uint8_t *pixels, size_t stride, uint32_t band_rows) {
+    if (!j->image || !j->codec) { pbs_text_set(&j->message, "the image was already decoded"); return PBS_ERROR; }
     opj_image_t *im = j->image;
     uint32_t Y0 = im->y0, Y1 = im->y1, X0 = im->x0, X1 = im->x1;
     j->x0 = X0;
@@ -594,4 +598,21 @@ int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride, uint32_t ban
         y = next;
     }
     return PBS_OK;
+}
+
+int pbs_jp2_decode_rgba(pbs_jp2 *j, uint8_t *pixels, size_t stride, uint32_t band_rows) {
+    int status = decode_areas(j, pixels, stride, band_rows);
+    // One decode per handle: OpenJPEG's state goes now rather than when the caller frees the
+    // handle, and glibc is asked to give back what it held. OpenJPEG allocates and frees tens of
+    // thousands of small blocks (code-blocks, segment lists, the wavelet's sparse arrays) that glibc
+    // keeps in its heap after they are freed, so without this whatever comes after the decode
+    // (`convert`'s PNG encoder) stacks its own memory on top of them: 15 MiB more at the peak of
+    // converting the 4000 × 3000 lossy bench file.
+    if (j->image) { opj_image_destroy(j->image); j->image = NULL; }
+    if (j->stream) { opj_stream_destroy(j->stream); j->stream = NULL; }
+    if (j->codec) { opj_destroy_codec(j->codec); j->codec = NULL; }
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+    return status;
 }
