@@ -109,16 +109,30 @@ cd "$(dirname "$0")/.."
 # wheel carries its C library, which `analyze` opens at run time (Sources/COnnxRuntime). The model
 # is PP-OCRv4's text detector, shipped inside the rapidocr-onnxruntime wheel (Apache-2.0): that
 # wheel is installed without its dependencies (OpenCV is not needed) only to take the model file.
-# Nothing is committed; .build/detector holds two links, which a program in .build/debug or
-# .build/release finds by itself (or set PICTUREBOOK_DETECTOR_DIR).
+# Nothing is committed; .build/detector holds the runtime as a link and the model, which a
+# program in .build/debug or .build/release finds by itself (or set PICTUREBOOK_DETECTOR_DIR).
+# The model is the published one with its elementwise operators folded together by
+# Tools/detector-model.py (the same function, about half the time; it checks the two agree before
+# writing, and the published model is linked instead if it cannot). A stamp of the published
+# model's and the script's checksums makes the second run instant.
 if ((detector)); then
-  make_venv venv-detector "onnxruntime==1.32.0"
+  make_venv venv-detector "onnxruntime==1.32.0 onnx==1.23.2"
   site=$(echo .build/venv-detector/lib/python3*/site-packages)
-  if [ ! -f "$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx" ]; then
+  published=$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx
+  if [ ! -f "$published" ]; then
     .build/venv-detector/bin/pip install --quiet --disable-pip-version-check --no-deps rapidocr-onnxruntime==1.4.4
   fi
   mkdir -p .build/detector
   ln -sfn "$(realpath "$site"/onnxruntime/capi/libonnxruntime.so.*)" .build/detector/libonnxruntime.so
-  ln -sfn "$(realpath "$site/rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx")" .build/detector/text-detector.onnx
+  stamp="$(sha256sum "$published" Tools/detector-model.py | cut -d' ' -f1 | tr '\n' ' ')"
+  if [ "$(cat .build/detector/.model-stamp 2>/dev/null)" != "$stamp" ] || [ ! -e .build/detector/text-detector.onnx ]; then
+    rm -f .build/detector/.model-stamp
+    if .build/venv-detector/bin/python Tools/detector-model.py "$published" .build/detector/text-detector.onnx; then
+      echo "$stamp" >.build/detector/.model-stamp
+    else
+      echo "setup: using the published detector model unchanged" >&2
+      ln -sfn "$(realpath "$published")" .build/detector/text-detector.onnx
+    fi
+  fi
 fi
 true

@@ -182,3 +182,63 @@ extension DetectorFiles {
         return locate(environment: env, executable: "")
     }
 }
+
+/// The model's input: the page resampled and normalised exactly as the straightforward per-pixel
+/// definition says (the fast path sums bands of rows; its floats must be the same floats).
+@Suite struct DetectorInputTests {
+    /// The definition, pixel by pixel: mean of the whole source pixels a target pixel covers when
+    /// shrinking, bilinear from the target pixel's centre when enlarging; BGR planes, ImageNet's
+    /// mean and deviation.
+    static func reference(_ page: Bitmap<RGBA8>, width tw: Int, height th: Int) -> [Float] {
+        let mean: [Float] = [0.485, 0.456, 0.406], deviation: [Float] = [0.229, 0.224, 0.225]
+        var out = [Float](repeating: 0, count: 3 * tw * th)
+        let W = page.width, H = page.height
+        let fx = Double(W) / Double(tw), fy = Double(H) / Double(th)
+        func px(_ x: Int, _ y: Int) -> RGBA8 { page.pixels[y * W + x] }
+        for y in 0..<th {
+            for x in 0..<tw {
+                let x0 = Double(x) * fx, x1 = x0 + fx, y0 = Double(y) * fy, y1 = y0 + fy
+                var c = [0.0, 0.0, 0.0]
+                if fx >= 1 && fy >= 1 {
+                    let xs = Int(x0), xe = max(xs + 1, min(W, Int(x1))), ys = Int(y0), ye = max(ys + 1, min(H, Int(y1)))
+                    var n = 0.0
+                    for sy in ys..<ye {
+                        for sx in xs..<xe { let p = px(sx, sy); c[0] += Double(p.b); c[1] += Double(p.g); c[2] += Double(p.r) }
+                        n += Double(xe - xs)
+                    }
+                    c = c.map { $0 / n }
+                } else {
+                    let cx = max(0, min(Double(W - 1), (x0 + x1) / 2 - 0.5)), cy = max(0, min(Double(H - 1), (y0 + y1) / 2 - 0.5))
+                    let ix = Int(cx), iy = Int(cy), ax = cx - Double(ix), ay = cy - Double(iy)
+                    let jx = min(W - 1, ix + 1), jy = min(H - 1, iy + 1)
+                    let channels: [(RGBA8) -> UInt8] = [{ $0.b }, { $0.g }, { $0.r }]
+                    for (k, f) in channels.enumerated() {
+                        let top = Double(f(px(ix, iy))) * (1 - ax) + Double(f(px(jx, iy))) * ax
+                        let bottom = Double(f(px(ix, jy))) * (1 - ax) + Double(f(px(jx, jy))) * ax
+                        c[k] = top * (1 - ay) + bottom * ay
+                    }
+                }
+                for k in 0..<3 { out[k * tw * th + y * tw + x] = (Float(c[k] / 255) - mean[k]) / deviation[k] }
+            }
+        }
+        return out
+    }
+
+    static func noise(_ w: Int, _ h: Int, seed: UInt64) -> Bitmap<RGBA8> {
+        var state = seed
+        var b = Bitmap<RGBA8>(width: w, height: h, fill: RGBA8(r: 0, g: 0, b: 0, a: 255))
+        for i in 0..<(w * h) {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            b.pixels[i] = RGBA8(r: UInt8(truncatingIfNeeded: state >> 56), g: UInt8(truncatingIfNeeded: state >> 48), b: UInt8(truncatingIfNeeded: state >> 40), a: 255)
+        }
+        return b
+    }
+
+    @Test(arguments: [(97, 61, 32, 32), (200, 130, 64, 32), (64, 64, 64, 64), (40, 30, 96, 64), (33, 71, 32, 96), (50, 20, 32, 64)])
+    func theInputIsThePerPixelDefinition(_ size: (Int, Int, Int, Int)) {
+        let page = Self.noise(size.0, size.1, seed: UInt64(size.0 * 1000 + size.1))
+        let fast = LearnedTextDetector.tensor(page, width: size.2, height: size.3)
+        let slow = Self.reference(page, width: size.2, height: size.3)
+        #expect(fast == slow)
+    }
+}
