@@ -16,6 +16,7 @@
 #   Tools/bench-unseen.sh --no-setup        do not call Tools/setup.sh --ocr (fully offline)
 #   Tools/bench-unseen.sh --fresh           rerun the peers too (their cached outputs are dropped)
 #   Tools/bench-unseen.sh --peers-only      run only PP-OCRv4 and Tesseract on the real corpora, NDL and the plates (no build)
+#   ANALYZE_ARGS='--set read.enabled=0' Tools/bench-unseen.sh   extra options for the learned analyze
 #
 # Detector outputs go to .build/bench-unseen/<corpus>/<set>/. Picturebook's are redone on every run
 # (the detector may have changed); the peers' are kept once complete (they do not change, and they
@@ -52,8 +53,11 @@ if ((fresh)); then rm -rf "$work"; fi
 
 # One set = a folder of page images (symlinks, so analyze never writes next to the corpus) run
 # through all three detectors.
-run_set() { # corpus set source_dir
-  local dir=$work/$1/$2 src=$3
+# The printed language is what a librarian gives analyze for a bare folder (`--language`): the
+# picture books are English or German (Latin script, the default `en` stands for both), NDL's
+# scans Japanese.
+run_set() { # corpus set source_dir [language]
+  local dir=$work/$1/$2 src=$3 lang=${4:-en}
   rm -rf "$dir/images"
   mkdir -p "$dir/images"
   for img in "$src"/*.jpg "$src"/*.jpeg "$src"/*.png; do
@@ -64,9 +68,9 @@ run_set() { # corpus set source_dir
     # --jobs 1: one page at a time, so each page's time is its latency with both cores on it.
     # Both of Picturebook's detectors: the learned one (the default once installed) and the
     # classical one it falls back to.
-    "$bin" analyze "$dir/images" --detector learned --json --dry-run --replace --no-masks --jobs 1 >"$dir/ours.json.tmp"
+    "$bin" analyze "$dir/images" --detector learned --language "$lang" --json --dry-run --replace --no-masks --jobs 1 ${ANALYZE_ARGS:-} >"$dir/ours.json.tmp"
     mv "$dir/ours.json.tmp" "$dir/ours.json"
-    "$bin" analyze "$dir/images" --detector classical --json --dry-run --replace --no-masks --jobs 1 >"$dir/ours-classical.json.tmp"
+    "$bin" analyze "$dir/images" --detector classical --language "$lang" --json --dry-run --replace --no-masks --jobs 1 >"$dir/ours-classical.json.tmp"
     mv "$dir/ours-classical.json.tmp" "$dir/ours-classical.json"
   fi
   [ -f "$dir/ppocr.json" ] || "$py" Tools/bench-unseen-ppocr.py "$dir/images" "$dir/ppocr.json"
@@ -110,7 +114,7 @@ for book in "$heldout"/*.json; do
   slug=$(basename "$book" .json)
   run_set heldout "$slug" "$heldout/$slug"
 done
-run_set ndl ndl "$ndl"
+run_set ndl ndl "$ndl" ja
 run_set plates illustrations "$root/Benchmarks/Illustrations"
 for set in "$root"/Benchmarks/TextFree/*/; do
   run_set plates "$(basename "$set")" "${set%/}"

@@ -2,9 +2,11 @@
 """Writes the learned text detector's model for `analyze`: PP-OCRv4's detection network with its
 elementwise operators folded together, the same function computed in about half the time.
 
-    detector-model.py SOURCE.onnx OUT.onnx
+    detector-model.py SOURCE.onnx OUT.onnx [--input HEIGHTxWIDTH]
 
-Called by Tools/setup.sh --detector with the model inside the rapidocr-onnxruntime wheel. Why: the
+Called by Tools/setup.sh --detector with the models inside the rapidocr-onnxruntime wheel: the
+detection network (checked on a 640x480 input) and the line recogniser the reading check uses
+(`--input 48x320`: it reads strips 48 pixels high). Why: the
 published graph (exported from PaddlePaddle by paddle2onnx) spells every activation out as small
 elementwise operators — each convolution is followed by a learnable scale and shift
 (`Mul`, `Add` by one number), each hard-swish is `x * clip(x + 3, 0, 6) / 6` in four operators,
@@ -22,8 +24,9 @@ What is rewritten, each step exact in real arithmetic (only float rounding chang
   4. ConvTranspose → Add(bias) → BatchNormalization becomes one ConvTranspose.
 
 Nothing is rewritten that does not match exactly; the script then runs both graphs through ONNX
-Runtime on a fixed page-like input and refuses to write the new one unless the probability maps
-agree to 1e-3 everywhere (they agree to about 5e-5). Exit 0 and OUT written atomically, or exit 1
+Runtime on a fixed page-like input and refuses to write the new one unless their outputs agree to
+1e-3 everywhere (the detector's probability maps agree to about 2e-5, the recogniser's character
+probabilities to about 1e-5). Exit 0 and OUT written atomically, or exit 1
 with the reason and nothing written (setup then links the published model unchanged).
 """
 import os
@@ -237,26 +240,28 @@ def rewrite(model):
     return model, counts
 
 
-def page_like_input(height=640, width=480):
-    """A fixed input with the statistics of a page: paper, a few dark strokes, a colour field."""
+def page_like_input(height, width):
+    """A fixed input with the statistics of a page: paper, rows of dark glyph-like strokes over
+    its upper part, a colour field below; sized to the model's input."""
     rng = np.random.default_rng(17)
     img = np.full((height, width, 3), 0.92, np.float32)
-    img[200:440, 60:420] = [0.55, 0.7, 0.4]
-    for row in range(60, 180, 24):
-        for col in range(40, 440, 14):
+    img[height * 5 // 8:, width // 8:width * 7 // 8] = [0.55, 0.7, 0.4]
+    glyph = max(3, min(height // 4, 12))
+    for row in range(glyph // 2, max(glyph // 2 + 1, height * 5 // 8 - glyph), 2 * glyph):
+        for col in range(glyph, width - glyph, glyph + 2):
             if rng.random() < 0.8:
-                img[row:row + 12, col:col + 3] = 0.1
-                img[row:row + 3, col:col + 9] = 0.1
+                img[row:row + glyph, col:col + max(1, glyph // 4)] = 0.1
+                img[row:row + max(1, glyph // 4), col:col + glyph * 3 // 4] = 0.1
     img += rng.normal(0, 0.02, img.shape).astype(np.float32)
     mean = np.array([0.485, 0.456, 0.406], np.float32)
     dev = np.array([0.229, 0.224, 0.225], np.float32)
     return ((img - mean) / dev)[:, :, ::-1].transpose(2, 0, 1)[None].copy()
 
 
-def largest_difference(a_bytes, b_bytes):
+def largest_difference(a_bytes, b_bytes, height, width):
     import onnxruntime as ort
 
-    x = page_like_input()
+    x = page_like_input(height, width)
     maps = []
     for data in (a_bytes, b_bytes):
         options = ort.SessionOptions()
@@ -270,15 +275,23 @@ def largest_difference(a_bytes, b_bytes):
 
 
 def main():
-    if len(sys.argv) != 3:
-        print("usage: detector-model.py SOURCE.onnx OUT.onnx", file=sys.stderr)
+    args = sys.argv[1:]
+    size = (640, 480)
+    if len(args) == 4 and args[2] == "--input":
+        try:
+            size = tuple(int(v) for v in args[3].lower().split("x"))
+        except ValueError:
+            size = ()
+        args = args[:2]
+    if len(args) != 2 or len(size) != 2 or min(size) < 8:
+        print("usage: detector-model.py SOURCE.onnx OUT.onnx [--input HEIGHTxWIDTH]", file=sys.stderr)
         return 2
-    source, out = sys.argv[1:]
+    source, out = args
     try:
         original = onnx.load(source)
         rewritten, counts = rewrite(onnx.load(source))
         data = rewritten.SerializeToString()
-        difference = largest_difference(original.SerializeToString(), data)
+        difference = largest_difference(original.SerializeToString(), data, *size)
     except Exception as error:  # any surprise in the graph: keep the published model
         print(f"detector-model: {source}: not rewritten: {error}", file=sys.stderr)
         return 1
@@ -297,7 +310,7 @@ def main():
         os.unlink(temp)
         raise
     summary = ", ".join(f"{v} {k}" for k, v in counts.items())
-    print(f"detector-model: wrote {out} ({summary}; largest difference from the published model {difference:.1e})")
+    print(f"detector-model: wrote {os.path.basename(out)} ({summary}; largest difference from the published model {difference:.1e})")
     return 0
 
 

@@ -10,8 +10,9 @@
 #   Tools/setup.sh --formats  also the validators the export tests run: xmllint (ALTO), epubcheck
 #                             (EPUB), and hocr-tools + iiif-prezi3 + iiif-validator in .build/venv-formats
 #   Tools/setup.sh --detector the learned text detector `analyze` uses when present: ONNX Runtime's
-#                             library (onnxruntime wheel) and PP-OCRv4's detection model (from the
-#                             rapidocr-onnxruntime wheel, Apache-2.0), linked into .build/detector
+#                             library (onnxruntime wheel) and PP-OCRv4's detection and recognition
+#                             models (from the rapidocr-onnxruntime wheel, Apache-2.0, rewritten by
+#                             Tools/detector-model.py), in .build/detector
 #   Tools/setup.sh --ocr      also the peer detectors of Tools/bench-unseen.sh: Tesseract and a venv
 #                             with rapidocr-onnxruntime (PaddleOCR PP-OCRv4 ONNX models in the wheel)
 set -euo pipefail
@@ -109,12 +110,8 @@ cd "$(dirname "$0")/.."
 # wheel carries its C library, which `analyze` opens at run time (Sources/COnnxRuntime). The model
 # is PP-OCRv4's text detector, shipped inside the rapidocr-onnxruntime wheel (Apache-2.0): that
 # wheel is installed without its dependencies (OpenCV is not needed) only to take the model file.
-# Nothing is committed; .build/detector holds the runtime as a link and the model, which a
+# Nothing is committed; .build/detector holds a link to the runtime and the two models, which a
 # program in .build/debug or .build/release finds by itself (or set PICTUREBOOK_DETECTOR_DIR).
-# The model is the published one with its elementwise operators folded together by
-# Tools/detector-model.py (the same function, about half the time; it checks the two agree before
-# writing, and the published model is linked instead if it cannot). A stamp of the published
-# model's and the script's checksums makes the second run instant.
 if ((detector)); then
   make_venv venv-detector "onnxruntime==1.32.0 onnx==1.23.2"
   site=$(echo .build/venv-detector/lib/python3*/site-packages)
@@ -124,15 +121,26 @@ if ((detector)); then
   fi
   mkdir -p .build/detector
   ln -sfn "$(realpath "$site"/onnxruntime/capi/libonnxruntime.so.*)" .build/detector/libonnxruntime.so
-  stamp="$(sha256sum "$published" Tools/detector-model.py | cut -d' ' -f1 | tr '\n' ' ')"
-  if [ "$(cat .build/detector/.model-stamp 2>/dev/null)" != "$stamp" ] || [ ! -e .build/detector/text-detector.onnx ]; then
+  # Each model is the published one with its elementwise operators folded together
+  # (Tools/detector-model.py: the same function in about half the time; it checks the two agree
+  # before writing, else the published model is linked unchanged). The detection network, and
+  # PP-OCRv4's line recogniser from the same wheel, which `analyze`'s reading check
+  # (ReadingCheck) reads proposed blocks with. A stamp of the published models' and the script's
+  # checksums makes the second run instant.
+  models=$site/rapidocr_onnxruntime/models
+  stamp="$(sha256sum "$models/ch_PP-OCRv4_det_infer.onnx" "$models/ch_PP-OCRv4_rec_infer.onnx" Tools/detector-model.py | cut -d' ' -f1 | tr '\n' ' ')"
+  if [ "$(cat .build/detector/.model-stamp 2>/dev/null)" != "$stamp" ] || [ ! -e .build/detector/text-detector.onnx ] || [ ! -e .build/detector/text-reader.onnx ]; then
     rm -f .build/detector/.model-stamp
-    if .build/venv-detector/bin/python Tools/detector-model.py "$published" .build/detector/text-detector.onnx; then
-      echo "$stamp" >.build/detector/.model-stamp
-    else
-      echo "setup: using the published detector model unchanged" >&2
-      ln -sfn "$(realpath "$published")" .build/detector/text-detector.onnx
-    fi
+    ok=1
+    for pair in "ch_PP-OCRv4_det_infer.onnx text-detector.onnx 640x480" "ch_PP-OCRv4_rec_infer.onnx text-reader.onnx 48x320"; do
+      read -r from to size <<<"$pair"
+      if ! .build/venv-detector/bin/python Tools/detector-model.py "$models/$from" ".build/detector/$to" --input "$size"; then
+        echo "setup: using the published $from unchanged" >&2
+        ln -sfn "$(realpath "$models/$from")" ".build/detector/$to"
+        ok=0
+      fi
+    done
+    if ((ok)); then echo "$stamp" >.build/detector/.model-stamp; fi
   fi
 fi
 true

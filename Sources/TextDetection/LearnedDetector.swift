@@ -30,15 +30,20 @@ public struct TextLine: Sendable, Hashable {
 public struct DetectorFiles: Sendable, Hashable {
     public var library: String
     public var model: String
+    /// The line recogniser `ReadingCheck` reads proposed blocks with; nil when the folder has
+    /// none (a detector folder made before it was installed), and the check is then skipped.
+    public var reader: String?
 
-    public init(library: String, model: String) {
+    public init(library: String, model: String, reader: String? = nil) {
         self.library = library
         self.model = model
+        self.reader = reader
     }
 
-    /// Names inside a detector folder (Tools/setup.sh --detector makes them as links).
+    /// Names inside a detector folder (Tools/setup.sh --detector makes them).
     public static let libraryName = "libonnxruntime.so"
     public static let modelName = "text-detector.onnx"
+    public static let readerName = "text-reader.onnx"
 
     /// The detector files, looked for in `$PICTUREBOOK_DETECTOR_DIR`, then beside the program
     /// (`../detector`, where a build in .build/debug or .build/release finds the one
@@ -69,7 +74,8 @@ public struct DetectorFiles: Sendable, Hashable {
         for folder in folders {
             let library = folder + "/" + libraryName, model = folder + "/" + modelName
             if fm.isReadableFile(atPath: library) && fm.isReadableFile(atPath: model) {
-                return DetectorFiles(library: library, model: model)
+                let reader = folder + "/" + readerName
+                return DetectorFiles(library: library, model: model, reader: fm.isReadableFile(atPath: reader) ? reader : nil)
             }
         }
         return nil

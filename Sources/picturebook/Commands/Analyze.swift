@@ -71,7 +71,7 @@ struct Analyze: ParsableCommand {
     /// The detector's parameters with every `--set` applied; a bad override is a usage error.
     func analysisParameters() throws -> AnalysisParameters {
         var parameters = AnalysisParameters()
-        try applyOverrides(overrides.filter { !$0.hasPrefix("learned.") && !$0.hasPrefix("group.") }, known: "AnalysisParameters") { parameters.set($0, to: $1) }
+        try applyOverrides(overrides.filter { !$0.hasPrefix("learned.") && !$0.hasPrefix("group.") && !$0.hasPrefix("read.") }, known: "AnalysisParameters") { parameters.set($0, to: $1) }
         return parameters
     }
 
@@ -84,9 +84,17 @@ struct Analyze: ParsableCommand {
         return (learned, grouping)
     }
 
+    /// The reading check's settings with `--set read.NAME=…` applied.
+    func readingCheck() throws -> ReadingCheck {
+        var check = ReadingCheck()
+        try applyOverrides(overrides.filter { $0.hasPrefix("read.") }, known: "ReadingCheck") { check.set(String($0.dropFirst(5)), to: $1) }
+        return check
+    }
+
     func validate() throws {
         _ = try analysisParameters()
         _ = try learnedParameters()
+        _ = try readingCheck()
         try validateJobs(jobs)
     }
 
@@ -121,9 +129,19 @@ struct Analyze: ParsableCommand {
         let analyzer = PageAnalyzer(parameters: parameters)
         let (learnedParameters, grouping) = try learnedParameters()
         let learned: LearnedTextDetector?
+        let check = try readingCheck()
+        let reader: LearnedTextReader?
+        // The printed language decides whether the reader's confidence means anything.
+        let printedLanguage = model.languages.first ?? language
         do {
             // Every core for the model: one page is in it at a time (OnnxModel), the others wait.
-            learned = try detector.load(parameters: learnedParameters, threads: max(1, ProcessInfo.processInfo.activeProcessorCount))
+            let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            learned = try detector.load(parameters: learnedParameters, threads: threads)
+            if let learned {
+                reader = try DetectorChoice.loadReader(files: learned.files, check: check, language: printedLanguage, threads: threads)
+            } else {
+                reader = nil
+            }
         } catch {
             Console.error("analyze: \(error.description)")
             throw ExitCode.failure
@@ -148,8 +166,12 @@ struct Analyze: ParsableCommand {
                         // One grey copy of the page for both the rule and the analyzer.
                         let gray = bitmap.grayscale()
                         // Short lines whose ink runs on out of their box are pieces of a drawing.
-                        let proposals = DrawingLineRule().keep(
+                        var proposals = DrawingLineRule().keep(
                             blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }, on: bitmap, gray: gray)
+                        // Blocks the recogniser cannot read at all are drawings with the rhythm of type.
+                        if let reader {
+                            proposals = try proposals.filter { try check.reads(lines: $0.lines, vertical: $0.vertical, on: bitmap, with: reader) }
+                        }
                         // Only the JSON report shows them; not kept per page otherwise.
                         if json { lines = proposals.flatMap(\.lines).map(\.enclosingPixelRect) }
                         analysis = analyzer.analyze(bitmap, proposals: proposals, gray: gray, readingDirection: direction)
@@ -450,6 +472,13 @@ enum DetectorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         }
     }
 
+    /// The reading check's recogniser when the check is on, the detector folder has one, and the
+    /// book is printed in a script it reads; nil otherwise (the blocks are then kept unread).
+    static func loadReader(files: DetectorFiles, check: ReadingCheck, language: String, threads: Int) throws(TextDetectionError) -> LearnedTextReader? {
+        guard check.isEnabled, let path = files.reader, ReadingCheck.applies(toLanguage: language) else { return nil }
+        return try LearnedTextReader(library: files.library, model: path, threads: threads)
+    }
+
     /// What `auto` will run with default settings, for records that must change when it does
     /// (prepare's analyze stage): installing or replacing the model redoes analyze. The model is
     /// named by its size and modification time, which a new model changes without reading it.
@@ -459,6 +488,14 @@ enum DetectorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         let attributes = try? FileManager.default.attributesOfItem(atPath: model)
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "detector=learned \(LearnedDetectorParameters()) \(LineGrouping()) \(DrawingLineRule()) model=\(size)@\(Int(modified))"
+        var identity = "detector=learned \(LearnedDetectorParameters()) \(LineGrouping()) \(DrawingLineRule()) model=\(size)@\(Int(modified))"
+        if let reader = files.reader {
+            let path = URL(fileURLWithPath: reader).resolvingSymlinksInPath().path
+            let a = try? FileManager.default.attributesOfItem(atPath: path)
+            let readerSize = (a?[.size] as? NSNumber)?.int64Value ?? -1
+            let readerModified = (a?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            identity += " \(ReadingCheck()) reader=\(readerSize)@\(Int(readerModified))"
+        }
+        return identity
     }
 }
