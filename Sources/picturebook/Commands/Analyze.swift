@@ -45,7 +45,7 @@ struct Analyze: ParsableCommand {
     @Option(help: "Pages analysed at once (each page also splits its own work across the cores).")
     var jobs: Int = 2
 
-    @Option(help: "Language of the printed text, for a book.json made from a bare folder.")
+    @Option(help: "Language of the printed text, for a book.json made from a bare folder (a book's own book.json says it otherwise). In a Latin-script language every block must also read as text to the learned recogniser.")
     var language: String = "en"
 
     @Option(help: ArgumentHelp("Also write each page with its detected boxes and ink mask drawn on it, as JPEG, into this folder.", valueName: "dir"))
