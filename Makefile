@@ -22,11 +22,13 @@ test: corpus
 	$(SWIFT) test --skip-build
 	@Tools/test-browser.sh
 
-# The hand-checked real corpora: Benchmarks/RealCorpus (partly tuned on) and Benchmarks/HeldOut (only
-# ever scored): every page unchanged, every truth box inside its image. Plain python3, a second or two.
+# The hand-checked real corpora: Benchmarks/RealCorpus (partly tuned on), Benchmarks/HeldOut and
+# Benchmarks/Fresh (only ever scored): every page unchanged, every truth box inside its image. Plain
+# python3, a second or two.
 corpus:
 	@python3 Tools/real-corpus.py --quiet --corpus Benchmarks/RealCorpus
 	@python3 Tools/real-corpus.py --quiet --corpus Benchmarks/HeldOut
+	@python3 Tools/real-corpus.py --quiet --corpus Benchmarks/Fresh
 
 # Long peer comparisons; not part of CI.
 bench:

@@ -7,6 +7,8 @@ Corpora
          body, title, lettering, caption, bubble count as text; `pagenumber` counts neither way.
   heldout Benchmarks/HeldOut: 62 hand-checked pages of 7 other public-domain picture books, held
          out: no rule is chosen or confirmed by looking at them; they are only scored.
+  fresh  Benchmarks/Fresh: 52 hand-checked pages of 5 more books (one German, Fraktur), made on
+         1 December 2026 by eye alone; only ever scored, and never listed page by page.
   ndl    ../shared/realdata/ndl-docl-dev: NDL book scans with VOC XML truth. Text classes
          8_textline, 2_handwritten, 3_typography, 6_headline, 7_caption; 1_overall is the book
          itself within the photograph: everything outside it (colour chart, ruler, the library's
@@ -32,7 +34,7 @@ block granularity cannot be what decides the ranking. NDL's truth is drawn per l
 table scores every detector's own lines there (the lines of Picturebook's learned blocks, from
 analyze's JSON; PP-OCRv4's ungrouped; Tesseract's level-4 lines).
 
-Usage: bench-unseen.py --work WORK [--real DIR] [--heldout DIR] [--ndl DIR] [--synth DIR] [--synth2 DIR] [--worst N]
+Usage: bench-unseen.py --work WORK [--real DIR] [--heldout DIR] [--fresh DIR] [--ndl DIR] [--synth DIR] [--synth2 DIR] [--worst N]
 """
 import argparse, glob, importlib.util, json, math, os, statistics, sys
 import xml.etree.ElementTree as ET
@@ -328,6 +330,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--real")
     ap.add_argument("--heldout", help="Benchmarks/HeldOut: real books no rule was ever chosen on")
+    ap.add_argument("--fresh", help="Benchmarks/Fresh: real books made on 1 December 2026, never looked at with any detector's output")
     ap.add_argument("--ndl")
     ap.add_argument("--synth")
     ap.add_argument("--synth2")
@@ -345,6 +348,8 @@ def main():
             corpora.append(("real", "real picture books (RealCorpus)", load_real(a.real)))
         if a.heldout:
             corpora.append(("heldout", "held-out real picture books (HeldOut)", load_real(a.heldout)))
+        if a.fresh:
+            corpora.append(("fresh", "fresh real picture books (Fresh)", load_real(a.fresh)))
         if a.ndl:
             corpora.append(("ndl", "NDL scans (ndl-docl-dev)", load_ndl(a.ndl)))
         if a.synth:
@@ -354,7 +359,7 @@ def main():
         if a.plates:
             corpora.append(("plates", "text-free real plates", load_plates(a.plates)))
         if not corpora:
-            raise BenchError("no corpus given (--real, --heldout, --ndl, --synth, --synth2, --plates)")
+            raise BenchError("no corpus given (--real, --heldout, --fresh, --ndl, --synth, --synth2, --plates)")
         results = {}
         for cid, _, pages in corpora:
             dets, times, lines = load_detections(a.work, cid, pages, a.ours_file)
@@ -373,6 +378,7 @@ def main():
         tuned = {"synth": "the classical detector's tuning corpus",
                  "real": "some learned-detector settings were scored on it",
                  "heldout": "held out: only ever scored",
+                 "fresh": "made 1 December 2026, never looked at with a detector's boxes: only ever scored",
                  "ndl": "one page looked at for the learned detector's region score",
                  "synth2": "never tuned on",
                  "plates": "set illustrations: the painted-shape rule was decided on it; set tom-kitten: held out"}[cid]
@@ -451,13 +457,16 @@ def main():
             n = res["ours"]["figure_pages"]
             print(f"\nFalse boxes lying >= 50 % on an illustration (4_illustration, {n} pages have one): "
                   + ", ".join(f"{NAMES[d]} {res[d]['on_figures']}" for d in DETECTORS))
-        if cid in ("real", "heldout"):
+        if cid in ("real", "heldout", "fresh"):
             print(f"\nF1 per book (false boxes on its text-free pages in brackets), {title}:\n")
             def book_cell(d, sp):
                 sub = score(sp, dets[d])
                 fb, fp = sub["free"]
                 return f"{fmt(sub['prf'][2])}" + (f" ({fb} on {fp})" if fp else "")
             per_set_table("book", pages, book_cell)
+        if cid == "fresh":
+            # Its pages are not listed one by one: a list of the worst pages is where tuning starts.
+            continue
         print(f"\n{a.worst} worst pages for Picturebook by F1 (pages with text), {title}:\n")
         print("| page | truth | ours found | ours boxes (correct) | ours F1 | PP-OCRv4 F1 | Tesseract F1 |")
         print("|---|---:|---:|---:|---:|---:|---:|")
