@@ -165,7 +165,12 @@ def main():
         for name, pages in corpora:
             work = os.path.join(args.keep or tmp, name.split()[0])
             ndl = name == "ndl-docl-dev"
-            rows, labelled = run_book(args.bin, pages, args.analyze_args.split(), args.clear_args.split(), work,
+            # NDL's books are Japanese: analyze is told so, as a librarian would tell it (the
+            # reading check applies to Latin-script books only).
+            analyze_args = args.analyze_args.split()
+            if ndl and "--language" not in analyze_args:
+                analyze_args += ["--language", "ja"]
+            rows, labelled = run_book(args.bin, pages, analyze_args, args.clear_args.split(), work,
                                       labels if ndl else None)
             report(name, rows)
             if ndl and labels is not None:
