@@ -1,0 +1,52 @@
+// `analyze`'s reading check end to end: on a text-free engraving the learned detector proposes a
+// row of grain as a line; in a Latin-script book the check drops it, `--set read.enabled=0`
+// keeps it, and a book in Japanese is not read (the recogniser's confidence means nothing there).
+import Foundation
+import Testing
+
+/// The build's detector folder, as `analyze` finds it beside the program (.build/<triple>/debug's
+/// program finds .build/detector two levels up).
+private let readerInstalled = ["../detector", "../../detector"].contains { folder in
+    FileManager.default.fileExists(
+        atPath: CLI.executable.deletingLastPathComponent().appendingPathComponent(folder + "/text-reader.onnx").standardized.path)
+}
+
+@Suite(.enabled(if: readerInstalled, "Tools/setup.sh --detector not run"))
+struct ReadingCheckCLITests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    struct Report: Decodable {
+        struct Page: Decodable { var detected: [Box] }
+        struct Box: Decodable { var id: String }
+        var detector: String
+        var pages: [Page]
+    }
+
+    func boxes(_ extra: [String]) throws -> Int {
+        let s = try Scratch()
+        try FileManager.default.createDirectory(atPath: s.file("scans"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.root + "/Benchmarks/RealCorpus/max-und-moritz/7-11.jpg", toPath: s.file("scans/7-11.jpg"))
+        let r = try CLI.run(["analyze", s.file("scans"), "--detector", "learned", "--json", "--dry-run", "--no-masks"] + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
+        #expect(report.detector == "learned")
+        return report.pages.reduce(0) { $0 + $1.detected.count }
+    }
+
+    @Test func aRowOfGrainIsNotReadAsText() throws {
+        let unchecked = try boxes(["--set", "read.enabled=0"])
+        #expect(unchecked >= 1, "the detector no longer proposes the grain; the test needs a page it is fooled by")
+        #expect(try boxes([]) == 0)
+        #expect(try boxes(["--language", "de"]) == 0)
+        #expect(try boxes(["--language", "ja"]) == unchecked)
+    }
+
+    @Test func anUnknownReadingParameterIsAUsageError() throws {
+        let s = try Scratch()
+        try s.writeTestImages()
+        let r = try CLI.run(["analyze", s.file("scans"), "--dry-run", "--set", "read.bogus=1"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("read.bogus"))
+        #expect(r.stderr.contains("ReadingCheck"))
+    }
+}
