@@ -186,6 +186,15 @@ extension DetectorFiles {
 /// The model's input: the page resampled and normalised exactly as the straightforward per-pixel
 /// definition says (the fast path sums bands of rows; its floats must be the same floats).
 @Suite struct DetectorInputTests {
+    /// Small scans are enlarged to 1280 px (at most three times), scans up to 1600 px keep their
+    /// size, larger ones are reduced to 1600 px; sides are multiples of 32.
+    @Test(arguments: [((400, 500), (1024, 1280)), ((300, 400), (896, 1216)), ((1280, 960), (1280, 960)),
+                      ((1600, 1200), (1600, 1216)), ((1600, 2000), (1280, 1600)), ((5000, 4000), (1600, 1280)), ((10, 10), (32, 32))])
+    func theModelSeesTheScanAtAScaleThatKeepsItsWriting(_ c: ((Int, Int), (Int, Int))) {
+        let size = LearnedDetectorParameters().inputSize(width: c.0.0, height: c.0.1)
+        #expect(size.width == c.1.0 && size.height == c.1.1, "\(c.0) → \(size)")
+    }
+
     /// The definition, pixel by pixel: mean of the whole source pixels a target pixel covers when
     /// shrinking, bilinear from the target pixel's centre when enlarging; BGR planes, ImageNet's
     /// mean and deviation.
