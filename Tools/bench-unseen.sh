@@ -42,7 +42,7 @@ ndl=${NDL:-$root/../shared/realdata/ndl-docl-dev}
 if [ ! -d "$ndl" ]; then echo "bench-unseen: NDL corpus not found at $ndl (set NDL=...)" >&2; exit 1; fi
 real=$root/Benchmarks/RealCorpus
 heldout=$root/Benchmarks/HeldOut
-fresh=$root/Benchmarks/Fresh
+fresh_corpus=$root/Benchmarks/Fresh
 synth_seed=4001 synth_pages=20
 synth2_seed=5001 synth2_pages=24
 
@@ -116,9 +116,9 @@ for book in "$heldout"/*.json; do
   slug=$(basename "$book" .json)
   run_set heldout "$slug" "$heldout/$slug"
 done
-for book in "$fresh"/*.json; do
+for book in "$fresh_corpus"/*.json; do
   slug=$(basename "$book" .json)
-  run_set fresh "$slug" "$fresh/$slug"
+  run_set fresh "$slug" "$fresh_corpus/$slug"
 done
 run_set ndl ndl "$ndl" ja
 run_set plates illustrations "$root/Benchmarks/Illustrations"
@@ -132,5 +132,5 @@ run_set synth2 synth2 "$synth2"
 
 echo "# Cross-corpus detection benchmark — $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (+ uncommitted Sources changes)'), $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# Tesseract $(tesseract --version 2>&1 | head -1 | cut -d' ' -f2), $("$py" -c 'import importlib.metadata as m; print("rapidocr-onnxruntime", m.version("rapidocr-onnxruntime"), "/ onnxruntime", m.version("onnxruntime"))')"
-python3 Tools/bench-unseen.py --work "$work" --real "$real" --heldout "$heldout" --fresh "$fresh" --ndl "$ndl" --synth "$synth" --synth2 "$synth2" \
+python3 Tools/bench-unseen.py --work "$work" --real "$real" --heldout "$heldout" --fresh "$fresh_corpus" --ndl "$ndl" --synth "$synth" --synth2 "$synth2" \
   --plates "$root/Benchmarks/Illustrations" "$root"/Benchmarks/TextFree/*/
