@@ -16,29 +16,50 @@ struct ReadingCheckCLITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     struct Report: Decodable {
-        struct Page: Decodable { var detected: [Box] }
+        struct Page: Decodable { var detected: [Box]; var unread: [Rect]? }
         struct Box: Decodable { var id: String }
+        struct Rect: Decodable { var x, y, width, height: Int }
         var detector: String
         var pages: [Page]
     }
 
-    func boxes(_ extra: [String]) throws -> Int {
+    func scans() throws -> Scratch {
         let s = try Scratch()
         try FileManager.default.createDirectory(atPath: s.file("scans"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.root + "/Benchmarks/RealCorpus/max-und-moritz/7-11.jpg", toPath: s.file("scans/7-11.jpg"))
+        return s
+    }
+
+    /// (boxes in the book, blocks reported as unread or nil when the check did not run).
+    func analyze(_ extra: [String]) throws -> (boxes: Int, unread: Int?) {
+        let s = try scans()
         let r = try CLI.run(["analyze", s.file("scans"), "--detector", "learned", "--json", "--dry-run", "--no-masks"] + extra)
         #expect(r.status == 0, "\(r.stderr)")
         let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
         #expect(report.detector == "learned")
-        return report.pages.reduce(0) { $0 + $1.detected.count }
+        let unread = report.pages.compactMap(\.unread)
+        return (report.pages.reduce(0) { $0 + $1.detected.count }, unread.isEmpty ? nil : unread.reduce(0) { $0 + $1.count })
     }
 
     @Test func aRowOfGrainIsNotReadAsText() throws {
-        let unchecked = try boxes(["--set", "read.enabled=0"])
-        #expect(unchecked >= 1, "the detector no longer proposes the grain; the test needs a page it is fooled by")
-        #expect(try boxes([]) == 0)
-        #expect(try boxes(["--language", "de"]) == 0)
-        #expect(try boxes(["--language", "ja"]) == unchecked)
+        let unchecked = try analyze(["--set", "read.enabled=0"])
+        #expect(unchecked.boxes >= 1, "the detector no longer proposes the grain; the test needs a page it is fooled by")
+        #expect(unchecked.unread == nil)
+        let checked = try analyze([])
+        #expect(checked.boxes == 0)
+        #expect(checked.unread == unchecked.boxes)
+        #expect(try analyze(["--language", "de"]).boxes == 0)
+        let japanese = try analyze(["--language", "ja"])
+        #expect(japanese.boxes == unchecked.boxes && japanese.unread == nil)
+    }
+
+    /// Without --json the librarian is told what was left out, and --draw frames it.
+    @Test func whatWasLeftOutIsSaidAndDrawn() throws {
+        let s = try scans()
+        let r = try CLI.run(["analyze", s.file("scans"), "--detector", "learned", "--dry-run", "--no-masks", "--draw", s.file("drawn")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("did not read as text"), "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: s.file("drawn/7-11.jpg")))
     }
 
     @Test func anUnknownReadingParameterIsAUsageError() throws {

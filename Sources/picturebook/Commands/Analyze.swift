@@ -161,6 +161,7 @@ struct Analyze: ParsableCommand {
                     let start = DispatchTime.now().uptimeNanoseconds
                     let analysis: PageAnalysis
                     var lines: [PixelRect]?
+                    var unread: [PixelRect] = []
                     if let learned {
                         let blocks = grouping.blocks(try learned.lines(in: bitmap))
                         // One grey copy of the page for both the rule and the analyzer.
@@ -170,7 +171,16 @@ struct Analyze: ParsableCommand {
                             blocks.map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }, on: bitmap, gray: gray)
                         // Blocks the recogniser cannot read at all are drawings with the rhythm of type.
                         if let reader {
-                            proposals = try proposals.filter { try check.reads(lines: $0.lines, vertical: $0.vertical, on: bitmap, with: reader) }
+                            var read: [ProposedBlock] = []
+                            for p in proposals {
+                                if try check.reads(lines: p.lines, vertical: p.vertical, on: bitmap, with: reader) {
+                                    read.append(p)
+                                } else if let first = p.lines.first {
+                                    // Reported, and drawn by --draw, so a person can see what was left out.
+                                    unread.append(p.lines.dropFirst().reduce(first) { $0.union($1) }.enclosingPixelRect)
+                                }
+                            }
+                            proposals = read
                         }
                         // Only the JSON report shows them; not kept per page otherwise.
                         if json { lines = proposals.flatMap(\.lines).map(\.enclosingPixelRect) }
@@ -182,13 +192,13 @@ struct Analyze: ParsableCommand {
                     if let draw {
                         let name = (pages[i].image as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "_")
                         try? FileManager.default.createDirectory(atPath: draw, withIntermediateDirectories: true)
-                        try JPEGEncoder.write(overlay(bitmap, analysis), to: draw + "/" + name + ".jpg")
+                        try JPEGEncoder.write(overlay(bitmap, analysis, unread: unread), to: draw + "/" + name + ".jpg")
                     }
                     if let maskFolder {
                         try PNGEncoder.write(analysis.inkMask, to: maskFolder + "/" + BookDirectory.stem(of: pages[i].image) + ".png", options: .fast)
                     }
                     results.set(i, .success(PageResult(
-                        blocks: analysis.blocks, lines: lines, width: bitmap.width, height: bitmap.height, milliseconds: ms,
+                        blocks: analysis.blocks, lines: lines, unread: unread, width: bitmap.width, height: bitmap.height, milliseconds: ms,
                         edges: spreadDetector.edges(of: bitmap))))
                 } catch {
                     results.set(i, .failure(AnalyzeError.unreadableScan(path: path, reason: "\(error)")))
@@ -202,7 +212,7 @@ struct Analyze: ParsableCommand {
         // page's boxes twice (here and in the model) just to print three totals.
         var report: [PageReport] = []
         var times: [Double] = []
-        var boxes = 0, kept = 0
+        var boxes = 0, kept = 0, unreadBlocks = 0
         var failures = 0
         for (i, slot) in results.all.enumerated() {
             switch slot {
@@ -218,11 +228,13 @@ struct Analyze: ParsableCommand {
                 let ms = (r.milliseconds * 10).rounded() / 10
                 times.append(ms)
                 boxes += added.count
+                unreadBlocks += r.unread.count
                 kept += keptHere
                 if json {
                     report.append(PageReport(image: page.image, width: r.width, height: r.height, milliseconds: ms,
                                              detected: added.map(BoxReport.init), keptBoxes: keptHere,
-                                             lines: r.lines?.map { BoxReport.R(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
+                                             lines: r.lines?.map { BoxReport.R(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+                                             unread: reader == nil ? nil : r.unread.map { BoxReport.R(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
                 }
             case nil:
                 failures += 1
@@ -245,6 +257,9 @@ struct Analyze: ParsableCommand {
             let keptNote = kept > 0 ? String(format: " (%d boxes already in book.json kept)", kept) : ""
             Console.err(String(format: "analyze: %d pages, %d text boxes and %d panoramic spreads detected%@, median %.1f ms/page%@", times.count, boxes, foundSpreads.count, keptNote, medianMs,
                                dryRun ? " (book.json not written: --dry-run)" : " → \(BookDirectory.manifestPath(in: directory))"))
+            if unreadBlocks > 0 {
+                Console.err("analyze: \(unreadBlocks) more block\(unreadBlocks == 1 ? "" : "s") looked like text but did not read as text, and were left out as drawing (--draw DIR shows them as grey dashed frames; --set read.enabled=0 keeps them)")
+            }
         }
         for path in unreadable { Console.error("analyze: \(path): cannot read the image; left out of the book") }
         if failures > 0 || !unreadable.isEmpty { throw ExitCode.failure }
@@ -327,7 +342,7 @@ struct Analyze: ParsableCommand {
 
 /// The page with its ink mask tinted red and every box outlined: green dark-on-light body text,
 /// orange light-on-dark, magenta vertical, blue page numbers.
-private func overlay(_ page: Bitmap<RGBA8>, _ analysis: PageAnalysis) -> Bitmap<RGBA8> {
+private func overlay(_ page: Bitmap<RGBA8>, _ analysis: PageAnalysis, unread: [PixelRect] = []) -> Bitmap<RGBA8> {
     var out = page
     for i in out.pixels.indices where analysis.inkMask.pixels[i] != 0 {
         let p = out.pixels[i]
@@ -346,6 +361,21 @@ private func overlay(_ page: Bitmap<RGBA8>, _ analysis: PageAnalysis) -> Bitmap<
         out.fill(PixelRect(x: x0, y: y0, width: t, height: y1 - y0), with: c)
         out.fill(PixelRect(x: x1 - t, y: y0, width: t, height: y1 - y0), with: c)
     }
+    // Blocks the reading check left out: a grey dashed frame, so a reviewer sees them.
+    let grey = RGBA8(r: 128, g: 128, b: 128), dash = 4 * t
+    for r in unread {
+        let x0 = max(0, r.x), y0 = max(0, r.y), x1 = min(page.width, r.x + r.width), y1 = min(page.height, r.y + r.height)
+        guard x1 > x0, y1 > y0 else { continue }
+        let w = t
+        for x in stride(from: x0, to: x1, by: 2 * dash) {
+            out.fill(PixelRect(x: x, y: y0, width: min(dash, x1 - x), height: w), with: grey)
+            out.fill(PixelRect(x: x, y: max(y0, y1 - w), width: min(dash, x1 - x), height: w), with: grey)
+        }
+        for y in stride(from: y0, to: y1, by: 2 * dash) {
+            out.fill(PixelRect(x: x0, y: y, width: w, height: min(dash, y1 - y)), with: grey)
+            out.fill(PixelRect(x: max(x0, x1 - w), y: y, width: w, height: min(dash, y1 - y)), with: grey)
+        }
+    }
     return out
 }
 
@@ -362,6 +392,8 @@ private struct PageResult: Sendable {
     var blocks: [DetectedBlock]
     /// The lines of the learned detector's blocks (nil with the classical detector).
     var lines: [PixelRect]?
+    /// Blocks the reading check left out (their lines' bounding boxes).
+    var unread: [PixelRect]
     var width: Int, height: Int
     var milliseconds: Double
     /// For the panoramic-spread test, which runs once every page is in.
@@ -425,6 +457,10 @@ private struct PageReport: Encodable {
     /// The lines of the blocks the learned detector found (lone marks already dropped), for
     /// scoring against truth drawn per line (the NDL scans'); absent with the classical detector.
     var lines: [BoxReport.R]?
+    /// Blocks the learned detector proposed that the reading check could not read as text, left
+    /// out of the book; absent when the check did not run (classical detector, a script the
+    /// recogniser does not read, `--set read.enabled=0`).
+    var unread: [BoxReport.R]?
 }
 
 private struct BoxReport: Encodable {
