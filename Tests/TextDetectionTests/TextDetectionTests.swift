@@ -48,6 +48,37 @@ private func line(_ x: Double, _ y: Double, _ w: Double, _ h: Double, vertical: 
         #expect(blocks.first?.vertical == true)
     }
 
+    /// Rows of 28 px type at a 30 px pitch: `x0..<x1` for each.
+    func rows(_ spans: [(Double, Double)], top: Double = 100) -> [TextLine] {
+        spans.enumerated().map { i, s in line(s.0, top + Double(i) * 30, s.1 - s.0, 28) }
+    }
+
+    /// Prose set short beside a picture and full width under it (Huckleberry Finn, 1884): two
+    /// blocks, neither taking in the picture, even with a paragraph's short last line and the
+    /// next one's indent at the change.
+    @Test func textSetRoundAPictureIsCutWhereTheMeasureChanges() {
+        let beside = Array(repeating: (409.0, 765.0), count: 5) + [(409, 594), (438, 764)]
+        let under = Array(repeating: (31.0, 764.0), count: 5)
+        let blocks = LineGrouping().blocks(rows(beside + under))
+        #expect(blocks.count == 2)
+        #expect(blocks.map(\.lines.count).sorted() == [5, 7])
+        #expect(blocks.allSatisfy { $0.rect.minX > 400 || $0.rect.minY >= 100 + 7 * 30 - 1 })
+        var off = LineGrouping()
+        off.measureJump = 0
+        #expect(off.blocks(rows(beside + under)).count == 1)
+    }
+
+    /// Centred lines, verse staggered round a figure and ragged verse move both edges or keep
+    /// none to the pixel: one block each.
+    @Test(arguments: [
+        [(200.0, 560.0), (240, 520), (300, 460), (180, 580), (330, 430), (260, 500)],
+        [(40.0, 330.0), (90, 320), (60, 320), (160, 345), (180, 340), (165, 330)],
+        [(344.0, 489.0), (356, 523), (342, 550), (357, 527), (344, 583), (357, 566), (345, 487)],
+    ])
+    func linesNotSetToAMeasureAreNotCut(_ spans: [(Double, Double)]) {
+        #expect(LineGrouping().blocks(rows(spans)).count == 1)
+    }
+
     @Test func aLoneGlyphSizedMarkIsNoBlock() {
         let marks = [line(50, 50, 20, 22), line(300, 300, 14, 14)]
         #expect(LineGrouping().blocks(marks).isEmpty)
