@@ -24,6 +24,9 @@ public struct ProposedBlock: Sendable, Hashable {
         self.vertical = vertical
         self.score = score
     }
+
+    /// The union of its lines' boxes (zero for a block without lines).
+    public var bounds: Rect { lines.dropFirst().reduce(lines.first ?? .zero) { $0.union($1) } }
 }
 
 extension PageAnalyzer {
@@ -41,7 +44,7 @@ extension PageAnalyzer {
             // The block's box is its lines' boxes (the region a person would draw round the
             // text, which is what such detectors learn to give) widened to any ink found beyond them.
             let pageRect = PixelRect(x: 0, y: 0, width: page.width, height: page.height)
-            let r = proposal.lines.dropFirst().reduce(proposal.lines.first ?? .zero) { $0.union($1) }
+            let r = proposal.bounds
             guard var box = PixelRect(x: Int(r.minX), y: Int(r.minY), width: Int(r.width.rounded(.up)), height: Int(r.height.rounded(.up)))
                 .intersection(pageRect) else { continue }
             if let tight = ink.bounds { box = box.union(tight) }

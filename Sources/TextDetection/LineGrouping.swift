@@ -107,7 +107,8 @@ public struct LineGrouping: Sendable, Hashable {
             rows.append([line])
         }
         guard rows.count >= 2 * measureRows else { return [block] }
-        let edges = rows.map { row -> (start: Double, end: Double, thickness: Double) in
+        typealias Edges = (start: Double, end: Double, thickness: Double)
+        let edges = rows.map { row -> Edges in
             let a = row.map { along($0.rect) }, c = row.map { across($0.rect) }
             return (a.map(\.0).min()!, a.map(\.1).max()!, c.map { $0.1 - $0.0 }.max()!)
         }
@@ -126,7 +127,7 @@ public struct LineGrouping: Sendable, Hashable {
             // both its edges to within `alignment` of a thickness, as justified type does (a
             // degree of skew moves an edge by a pixel or two over three rows). Centred, staggered
             // and ragged lines do not.
-            func set(_ rows: ArraySlice<(start: Double, end: Double, thickness: Double)>, _ s: Double, _ e: Double) -> Bool {
+            func set(_ rows: ArraySlice<Edges>, _ s: Double, _ e: Double) -> Bool {
                 let need = max(2, rows.count - 1), tolerance = measureAlignment * thickness
                 return rows.filter { abs($0.start - s) <= tolerance }.count >= need && rows.filter { abs($0.end - e) <= tolerance }.count >= need
             }

@@ -175,9 +175,9 @@ struct Analyze: ParsableCommand {
                             for p in proposals {
                                 if try check.reads(lines: p.lines, vertical: p.vertical, on: bitmap, with: reader) {
                                     read.append(p)
-                                } else if let first = p.lines.first {
+                                } else if !p.lines.isEmpty {
                                     // Reported, and drawn by --draw, so a person can see what was left out.
-                                    unread.append(p.lines.dropFirst().reduce(first) { $0.union($1) }.enclosingPixelRect)
+                                    unread.append(p.bounds.enclosingPixelRect)
                                 }
                             }
                             proposals = read
@@ -233,8 +233,7 @@ struct Analyze: ParsableCommand {
                 if json {
                     report.append(PageReport(image: page.image, width: r.width, height: r.height, milliseconds: ms,
                                              detected: added.map(BoxReport.init), keptBoxes: keptHere,
-                                             lines: r.lines?.map { BoxReport.R(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
-                                             unread: reader == nil ? nil : r.unread.map { BoxReport.R(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }))
+                                             lines: r.lines?.map(BoxReport.R.init), unread: reader == nil ? nil : r.unread.map(BoxReport.R.init)))
                 }
             case nil:
                 failures += 1
@@ -464,7 +463,10 @@ private struct PageReport: Encodable {
 }
 
 private struct BoxReport: Encodable {
-    struct R: Encodable { var x, y, width, height: Int }
+    struct R: Encodable {
+        var x, y, width, height: Int
+        init(_ r: PixelRect) { (x, y, width, height) = (r.x, r.y, r.width, r.height) }
+    }
     var id: String
     var rect: R
     var role: String
@@ -477,7 +479,7 @@ private struct BoxReport: Encodable {
 
     init(_ b: TextBox) {
         id = b.id
-        rect = R(x: b.rect.x, y: b.rect.y, width: b.rect.width, height: b.rect.height)
+        rect = R(b.rect)
         role = b.role?.rawValue ?? "body"
         orientation = b.orientation?.rawValue ?? "horizontal"
         polarity = b.polarity?.rawValue ?? "darkOnLight"
@@ -520,18 +522,15 @@ enum DetectorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// named by its size and modification time, which a new model changes without reading it.
     static func autoIdentity() -> String {
         guard let files = DetectorFiles.locate() else { return "detector=classical" }
-        let model = URL(fileURLWithPath: files.model).resolvingSymlinksInPath().path
-        let attributes = try? FileManager.default.attributesOfItem(atPath: model)
-        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        var identity = "detector=learned \(LearnedDetectorParameters()) \(LineGrouping()) \(DrawingLineRule()) model=\(size)@\(Int(modified))"
-        if let reader = files.reader {
-            let path = URL(fileURLWithPath: reader).resolvingSymlinksInPath().path
-            let a = try? FileManager.default.attributesOfItem(atPath: path)
-            let readerSize = (a?[.size] as? NSNumber)?.int64Value ?? -1
-            let readerModified = (a?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            identity += " \(ReadingCheck()) reader=\(readerSize)@\(Int(readerModified))"
+        // A model file by its size and modification time, its links followed.
+        func stamp(_ file: String) -> String {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: file).resolvingSymlinksInPath().path)
+            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(size)@\(Int(modified))"
         }
+        var identity = "detector=learned \(LearnedDetectorParameters()) \(LineGrouping()) \(DrawingLineRule()) model=\(stamp(files.model))"
+        if let reader = files.reader { identity += " \(ReadingCheck()) reader=\(stamp(reader))" }
         return identity
     }
 }
