@@ -300,6 +300,18 @@ public struct AnalysisParameters: Sendable, Hashable {
     public var pageNumberMaximumDigits: Int = 4
     /// The most colour (max − min of the ink's mean R, G, B) a page number's ink may have.
     public var pageNumberMaximumChroma: Double = 60
+    /// A proposed block's box is drawn round the glyph ink of its lines, this share of a line's
+    /// thickness (at least a pixel) outside the ink, never outside the line's own box; negative
+    /// keeps the proposing detector's line boxes (see `PageAnalyzer.analyze(_:proposals:)`).
+    public var inkBoxMargin: Double = 0.05
+    /// …but only where the ink explains the line: it spans at least this share of the line box's
+    /// length (a line detector's box ends close to the first and last glyph, so ink that stops
+    /// short of it was misread: a line across two grounds, lettering of two colours)…
+    public var inkBoxMinimumShare: Double = 0.8
+    /// …and of its thickness (the detector pads a line across it: capitals fill about two thirds
+    /// of its box, so less than half means the ink found is not the line's letters). Else the
+    /// detector's box is kept.
+    public var inkBoxMinimumShareAcross: Double = 0.5
 
     public init() {}
 }
@@ -358,6 +370,9 @@ extension AnalysisParameters {
         case "colourReadingMinimumPixels": colourReadingMinimumPixels = Int(value)
         case "colourInkChroma": colourInkChroma = Int(value)
         case "colourStrokeWidth": colourStrokeWidth = value
+        case "inkBoxMargin": inkBoxMargin = value
+        case "inkBoxMinimumShare": inkBoxMinimumShare = value
+        case "inkBoxMinimumShareAcross": inkBoxMinimumShareAcross = value
         case "colourGlyphAspect": colourGlyphAspect = value
         case "minimumColourConfidence": minimumColourConfidence = value
         case "minimumColourHoles": minimumColourHoles = value

@@ -40,14 +40,35 @@ extension PageAnalyzer {
         var glyphCounts: [Int] = []
         for proposal in proposals {
             var ink = LineInk()
-            for line in proposal.lines { ink.add(line: line, vertical: proposal.vertical, page: page, gray: gray, into: &mask) }
-            // The block's box is its lines' boxes (the region a person would draw round the
-            // text, which is what such detectors learn to give) widened to any ink found beyond them.
             let pageRect = PixelRect(x: 0, y: 0, width: page.width, height: page.height)
-            let r = proposal.bounds
-            guard var box = PixelRect(x: Int(r.minX), y: Int(r.minY), width: Int(r.width.rounded(.up)), height: Int(r.height.rounded(.up)))
-                .intersection(pageRect) else { continue }
-            if let tight = ink.bounds { box = box.union(tight) }
+            // The block's box is the union of its lines' boxes, each drawn round the glyph ink
+            // the line holds (see `inkBoxMargin`); a line whose ink was not measured keeps the
+            // detector's box.
+            var box: PixelRect?
+            if parameters.inkBoxMargin < 0 {
+                for line in proposal.lines { ink.add(line: line, vertical: proposal.vertical, page: page, gray: gray, into: &mask) }
+                let r = proposal.bounds
+                box = PixelRect(x: Int(r.minX), y: Int(r.minY), width: Int(r.width.rounded(.up)), height: Int(r.height.rounded(.up)))
+                    .intersection(pageRect)
+                if let b = box, let tight = ink.bounds { box = b.union(tight) }
+            } else { for line in proposal.lines {
+                let found = ink.add(line: line, vertical: proposal.vertical, page: page, gray: gray, into: &mask)
+                guard let lineBox = line.enclosingPixelRect.intersection(pageRect) else { continue }
+                var r = lineBox
+                if let found, parameters.inkBoxMargin >= 0 {
+                    let across = Double(proposal.vertical ? lineBox.width : lineBox.height)
+                    let along = Double(proposal.vertical ? lineBox.height : lineBox.width)
+                    let inkAcross = Double(proposal.vertical ? found.width : found.height)
+                    let inkAlong = Double(proposal.vertical ? found.height : found.width)
+                    if inkAlong < parameters.inkBoxMinimumShare * along || inkAcross < parameters.inkBoxMinimumShareAcross * across {
+                        box = box.map { $0.union(r) } ?? r
+                        continue
+                    }
+                    r = found.expanded(by: max(1, Int((parameters.inkBoxMargin * across).rounded()))).intersection(lineBox) ?? lineBox
+                }
+                box = box.map { $0.union(r) } ?? r
+            } }
+            guard let box else { continue }
             blocks.append(DetectedBlock(
                 rect: box, orientation: proposal.vertical ? .vertical : .horizontal,
                 polarity: ink.darkVotes >= ink.lightVotes ? .darkOnLight : .lightOnDark,
@@ -82,17 +103,19 @@ struct LineInk {
     /// reader could see as type, and nothing is masked.
     static let minimumContrast = 24.0
 
-    mutating func add(line: Rect, vertical: Bool, page: Bitmap<RGBA8>, gray: Bitmap<UInt8>, into mask: inout Bitmap<UInt8>) {
+    /// Masks the glyph ink of one line box and returns its bounds (nil when none was measured).
+    @discardableResult
+    mutating func add(line: Rect, vertical: Bool, page: Bitmap<RGBA8>, gray: Bitmap<UInt8>, into mask: inout Bitmap<UInt8>) -> PixelRect? {
         let x0 = max(0, Int(line.minX)), y0 = max(0, Int(line.minY))
         let x1 = min(page.width, Int(line.maxX.rounded(.up))), y1 = min(page.height, Int(line.maxY.rounded(.up)))
         let w = x1 - x0, h = y1 - y0
-        guard w >= 3, h >= 3 else { return }
+        guard w >= 3, h >= 3 else { return nil }
         let across = Double(vertical ? w : h)
         thickness = max(thickness, across)
-        guard let split = Self.split(x0: x0, y0: y0, x1: x1, y1: y1, gray: gray) else { return }
+        guard let split = Self.split(x0: x0, y0: y0, x1: x1, y1: y1, gray: gray) else { return nil }
         let threshold = split.threshold, dark = split.dark, groundLevel = split.groundLevel, inkMean = split.inkMean
         let total = w * h
-        guard abs(inkMean - Double(groundLevel)) >= Self.minimumContrast else { return }
+        guard abs(inkMean - Double(groundLevel)) >= Self.minimumContrast else { return nil }
         if dark { darkVotes += 1 } else { lightVotes += 1 }
 
         // Ink components in the box; the ones that are strokes of the drawing are dropped.
@@ -146,9 +169,10 @@ struct LineInk {
                 }
             }
         }
-        guard maxX >= 0 else { return }
+        guard maxX >= 0 else { return nil }
         let r = PixelRect(x: x0 + minX, y: y0 + minY, width: maxX - minX + 1, height: maxY - minY + 1)
         bounds = bounds.map { $0.union(r) } ?? r
+        return r
     }
 }
 

@@ -121,6 +121,44 @@ private func line(_ x: Double, _ y: Double, _ w: Double, _ h: Double, vertical: 
         // The box stays for PopoutText, with its confidence halved: nothing was shown to be ink.
         #expect(analysis.blocks.first.map { $0.confidence < 0.5 } == true)
     }
+
+    /// A line of "capitals": five glyphs 20 px tall, 14 px wide, 6 px apart, from x = 60; the
+    /// detector's box pads them by 8 px across and 5 px along, as a line detector does.
+    func capitals(glyphs: Int = 5) -> Bitmap<RGBA8> {
+        var b = Bitmap<RGBA8>(width: 300, height: 120, fill: RGBA8(r: 240, g: 235, b: 220))
+        for g in 0..<glyphs { for y in 50..<70 { for x in (60 + 20 * g)..<(74 + 20 * g) { b.pixels[y * 300 + x] = RGBA8(r: 20, g: 20, b: 30) } } }
+        return b
+    }
+    let capitalsLine = Rect(x: 55, y: 42, width: 104, height: 36)  // ink: x 60..<154, y 50..<70
+
+    @Test func theBoxIsDrawnRoundTheInkOfItsLines() throws {
+        let analysis = PageAnalyzer().analyze(capitals(), proposals: [ProposedBlock(lines: [capitalsLine], vertical: false, score: 0.9)])
+        let block = try #require(analysis.blocks.first)
+        // 5 % of the 36-px thickness, rounded: 2 px round the ink, inside the line's box.
+        #expect(block.rect == PixelRect(x: 58, y: 48, width: 98, height: 24))
+    }
+
+    @Test func theDetectorsBoxStaysWhenTheInkDoesNotExplainTheLine() throws {
+        // Ink over only three fifths of the line's length: the rest was not read as ink (another
+        // colour, another ground), so the ink cannot say where the line ends.
+        let analysis = PageAnalyzer().analyze(capitals(glyphs: 3), proposals: [ProposedBlock(lines: [capitalsLine], vertical: false, score: 0.9)])
+        #expect(try #require(analysis.blocks.first).rect == PixelRect(x: 55, y: 42, width: 104, height: 36))
+        // And with the rule off (a negative margin), the detector's box whatever the ink.
+        var off = PageAnalyzer()
+        off.parameters.inkBoxMargin = -1
+        let untrimmed = off.analyze(capitals(), proposals: [ProposedBlock(lines: [capitalsLine], vertical: false, score: 0.9)])
+        #expect(try #require(untrimmed.blocks.first).rect == PixelRect(x: 55, y: 42, width: 104, height: 36))
+    }
+
+    @Test func aVerticalLineIsTrimmedAcrossAndAlongItsColumn() throws {
+        // The same glyphs stacked in a column: the page and the line transposed.
+        let row = capitals()
+        var column = Bitmap<RGBA8>(width: row.height, height: row.width, fill: RGBA8(r: 0, g: 0, b: 0))
+        for y in 0..<row.height { for x in 0..<row.width { column.pixels[x * column.width + y] = row.pixels[y * row.width + x] } }
+        let line = Rect(x: capitalsLine.minY, y: capitalsLine.minX, width: capitalsLine.height, height: capitalsLine.width)
+        let analysis = PageAnalyzer().analyze(column, proposals: [ProposedBlock(lines: [line], vertical: true, score: 0.9)])
+        #expect(try #require(analysis.blocks.first).rect == PixelRect(x: 48, y: 58, width: 24, height: 98))
+    }
 }
 
 @Suite struct LearnedDetectorLoadingTests {
