@@ -6,11 +6,15 @@
 // it, and the in-fill erases the drawing with the label. What gives it away is the page, not the
 // mask: the scan's ink joined to the component runs on well beyond the box, out into the picture,
 // and printed type does not. A letter the detector clipped reaches a few pixels past its box; a
-// neighbouring line's letters are text too, so ink is not followed into other text boxes.
+// neighbouring line's letters are text too, so ink is not followed through another text box's
+// letters (its masked pixels). It is followed through the rest of such a box: the hours of a
+// dial each have a box touching the ring, and a ring that could not pass the others' boxes never
+// ran out of any of them (NDL 2568591_17: its arcs were erased with the hours beside them once the
+// detector, at 1600 px, boxed every hour).
 //
 // So, per box, the page's ink (at least halfway from the box's ground colour to its masked ink's,
 // and of that ink's colour) is labelled in the box grown by the run-out distance, never entering
-// another box; a mask component joined to ink that reaches that distance beyond its box is left on
+// another box's letters; a mask component joined to ink that reaches that distance beyond its box is left on
 // the page. Only the type's own colour is followed: over colour art a letter touching a green
 // hill is still type (the ink estimate sorts those by colour), one touching a black outline that
 // runs on is entangled with the drawing. Yellowed paper and colour plates are told apart by this
@@ -23,7 +27,7 @@ extension GlyphFilter {
     /// Region-local flags (row-major over `region`, which lies inside the page; `mask` is
     /// page-sized, non-zero on the type's ink): true on the pixels of `region` whose
     /// page ink is joined to ink reaching `distance` px or more beyond `region`, without passing
-    /// through any of `others` (the other text boxes). Empty when the test does not apply: no
+    /// through the masked pixels of any of `others` (the other text boxes' letters). Empty when the test does not apply: no
     /// ink in the mask or too little contrast between it and the ground. `tolerance`: how far (sum
     /// of channel differences) a pixel may lie from the line between the ground's and the type's
     /// colours and still be followed as ink. With `straight`, only the pixels on a straight run of
@@ -64,7 +68,7 @@ extension GlyphFilter {
 
     /// The page's ink around `region` (within `distance` + 1 of it): pixels at least halfway from
     /// the box's ground colour to its masked ink's, and of that ink's colour; other text boxes'
-    /// pixels outside the region are left out. Nil when the test does not apply (no ink in the
+    /// masked pixels outside the region are left out. Nil when the test does not apply (no ink in the
     /// mask, or too little contrast between it and the ground).
     static func inkAround(
         page: Bitmap<RGBA8>, mask: Bitmap<UInt8>, region r: PixelRect, others: [PixelRect], distance: Int, tolerance: Int
@@ -118,7 +122,8 @@ extension GlyphFilter {
         // Ink pixels of the window: at least halfway from the ground to the type's ink, and of the
         // type's colour (near the line from ground to ink: ink, its blur, nothing else). Over
         // colour art the greens and browns of a drawing are not followed, only what is drawn in
-        // the type's own ink. Other text boxes (outside this one) are taken out.
+        // the type's own ink. Other text boxes' letters (their masked pixels, outside this box)
+        // are taken out; a drawing's strokes through those boxes are not.
         var member = [Bool](repeating: false, count: ww * wh)
         page.pixels.withUnsafeBufferPointer { p in
             for y in 0..<wh {
@@ -136,7 +141,9 @@ extension GlyphFilter {
         for o in others {
             guard let cut = o.intersection(window) else { continue }
             for y in cut.minY..<cut.maxY {
-                for x in cut.minX..<cut.maxX where !r.contains(x: x, y: y) { member[(y - window.minY) * ww + x - window.minX] = false }
+                for x in cut.minX..<cut.maxX where !r.contains(x: x, y: y) && mask.pixels[y * page.width + x] != 0 {
+                    member[(y - window.minY) * ww + x - window.minX] = false
+                }
             }
         }
         return (window, member)

@@ -193,4 +193,41 @@ import Testing
             #expect(Self.count(mask, in: PixelRect(x: 80 + k * 12, y: 28, width: 6, height: 11)) == 66)
         }
     }
+
+    /// A dial's hours sit in a ring of boxes, each touching the ring: the ring runs on out of one
+    /// box only through the others. Their glyphs are text and block the way, the ring between
+    /// them is not: the drawing is followed through the other boxes' unmasked ink (NDL 2568591_17,
+    /// where the ring's arcs were erased with the hours beside them).
+    @Test func aDrawingIsFollowedThroughOtherBoxesButNotThroughTheirLetters() {
+        let s = Self.scene()
+        // Two more labels on the rails, above and below the scale's box, whose boxes cover the
+        // rails wherever the run-out window reaches; their masks hold their own numerals only.
+        let above = PixelRect(x: 100, y: 60, width: 42, height: 40), below = PixelRect(x: 100, y: 140, width: 42, height: 40)
+        var page = s.page, mask = s.mask
+        for box in [above, below] {
+            page.fill(.init(x: box.minX + 16, y: box.minY + 14, width: 8, height: 10), with: Self.ink)
+            for y in (box.minY + 14)..<(box.minY + 24) { for x in (box.minX + 16)..<(box.minX + 24) { mask.pixels[y * 240 + x] = 255 } }
+        }
+        var p = GlyphFilterParameters()
+        p.keepScanWhenUnsure = false
+        p.joinedShare = 1
+        var m = mask
+        _ = GlyphFilter.keepGlyphs(&m, regions: [s.scaleBox, above, below], parameters: p, page: page)
+        #expect(s.rails.allSatisfy { Self.count(m, in: $0) == 0 }, "the rails run on through the other boxes: they stay")
+
+        // A neighbouring line's letters are text: a letter touching one is not followed through it.
+        var two = Bitmap<RGBA8>(width: 200, height: 100, fill: Self.paper)
+        let upper = PixelRect(x: 20, y: 20, width: 160, height: 24), lower = PixelRect(x: 20, y: 44, width: 160, height: 24)
+        for k in 0..<10 { two.fill(.init(x: 24 + k * 15, y: 24, width: 8, height: 16), with: Self.ink) }
+        for k in 0..<10 { two.fill(.init(x: 24 + k * 15, y: 48, width: 8, height: 16), with: Self.ink) }
+        two.fill(.init(x: 24, y: 40, width: 2, height: 8), with: Self.ink)  // a descender touching the letter below
+        var twoMask = Bitmap<UInt8>(width: 200, height: 100, fill: 0)
+        for box in [upper, lower] {
+            for y in box.minY..<box.maxY { for x in box.minX..<box.maxX where two.pixels[y * 200 + x] == Self.ink { twoMask.pixels[y * 200 + x] = 255 } }
+        }
+        let inkBefore = Self.count(twoMask, in: upper)
+        let reports = GlyphFilter.keepGlyphs(&twoMask, regions: [upper, lower], parameters: p, page: two)
+        #expect(reports.allSatisfy { $0.droppedPixels == 0 })
+        #expect(Self.count(twoMask, in: upper) == inkBefore)
+    }
 }
