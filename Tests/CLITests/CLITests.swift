@@ -23,10 +23,12 @@ enum CLI {
         return dir.appendingPathComponent("picturebook")
     }()
 
-    static func run(_ args: [String], in directory: String? = nil) throws -> CLIResult {
+    /// Runs the CLI (or `program`, a copy of it) with `args`; `environment` replaces the test's own.
+    static func run(_ args: [String], in directory: String? = nil, environment: [String: String]? = nil, program: URL? = nil) throws -> CLIResult {
         let p = Process()
-        p.executableURL = executable
+        p.executableURL = program ?? executable
         p.arguments = args
+        if let environment { p.environment = environment }
         if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

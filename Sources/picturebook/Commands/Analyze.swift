@@ -146,6 +146,11 @@ struct Analyze: ParsableCommand {
             Console.error("analyze: \(error.description)")
             throw ExitCode.failure
         }
+        if learned == nil && detector == .auto {
+            // Said once, because the fallback finds far less on real scans (Documentation/
+            // Evaluation.md) and a librarian would otherwise take its few boxes for the book's.
+            Console.err("analyze: the learned detector is not installed, so the classical one is used; on real scans it finds much less of the text (run Tools/setup.sh --detector, or set PICTUREBOOK_DETECTOR_DIR)")
+        }
         let spreadDetector = SpreadDetector()
         let pages = model.pages
         let progress = Progress("analyze", total: pages.count, enabled: !json)
