@@ -62,10 +62,14 @@ public struct PageAnalysis: Sendable {
     /// Page-sized; 255 where a pixel is text ink (anti-aliased edge included, not dilated),
     /// 0 elsewhere. Only pixels inside detected blocks are ever set.
     public var inkMask: Bitmap<UInt8>
+    /// The text lines of the blocks, boxed as the blocks are (round their ink where it was
+    /// measured); only from blocks another detector proposed, empty for the classical detector.
+    public var lines: [PixelRect]
 
-    public init(blocks: [DetectedBlock], inkMask: Bitmap<UInt8>) {
+    public init(blocks: [DetectedBlock], inkMask: Bitmap<UInt8>, lines: [PixelRect] = []) {
         self.blocks = blocks
         self.inkMask = inkMask
+        self.lines = lines
     }
 }
 

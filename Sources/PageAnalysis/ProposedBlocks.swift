@@ -38,36 +38,28 @@ extension PageAnalyzer {
         let gray = pageGray ?? page.grayscale()
         var blocks: [DetectedBlock] = []
         var glyphCounts: [Int] = []
+        var lines: [PixelRect] = []
+        let pageRect = PixelRect(x: 0, y: 0, width: page.width, height: page.height)
         for proposal in proposals {
             var ink = LineInk()
-            let pageRect = PixelRect(x: 0, y: 0, width: page.width, height: page.height)
-            // The block's box is the union of its lines' boxes, each drawn round the glyph ink
-            // the line holds (see `inkBoxMargin`); a line whose ink was not measured keeps the
-            // detector's box.
-            var box: PixelRect?
+            // Each line is boxed round the glyph ink it holds (see `inkBoxMargin`); a line whose
+            // ink was not measured, or does not explain it, keeps the detector's box.
+            var lineBoxes: [PixelRect] = []
+            for line in proposal.lines {
+                let found = ink.add(line: line, vertical: proposal.vertical, page: page, gray: gray, into: &mask)
+                guard let detected = line.enclosingPixelRect.intersection(pageRect) else { continue }
+                lineBoxes.append(found.flatMap { inkBox($0, in: detected, vertical: proposal.vertical) } ?? detected)
+            }
+            let box: PixelRect?
             if parameters.inkBoxMargin < 0 {
-                for line in proposal.lines { ink.add(line: line, vertical: proposal.vertical, page: page, gray: gray, into: &mask) }
+                // The detector's boxes, widened to any ink found beyond them.
                 let r = proposal.bounds
                 box = PixelRect(x: Int(r.minX), y: Int(r.minY), width: Int(r.width.rounded(.up)), height: Int(r.height.rounded(.up)))
-                    .intersection(pageRect)
-                if let b = box, let tight = ink.bounds { box = b.union(tight) }
-            } else { for line in proposal.lines {
-                let found = ink.add(line: line, vertical: proposal.vertical, page: page, gray: gray, into: &mask)
-                guard let lineBox = line.enclosingPixelRect.intersection(pageRect) else { continue }
-                var r = lineBox
-                if let found, parameters.inkBoxMargin >= 0 {
-                    let across = Double(proposal.vertical ? lineBox.width : lineBox.height)
-                    let along = Double(proposal.vertical ? lineBox.height : lineBox.width)
-                    let inkAcross = Double(proposal.vertical ? found.width : found.height)
-                    let inkAlong = Double(proposal.vertical ? found.height : found.width)
-                    if inkAlong < parameters.inkBoxMinimumShare * along || inkAcross < parameters.inkBoxMinimumShareAcross * across {
-                        box = box.map { $0.union(r) } ?? r
-                        continue
-                    }
-                    r = found.expanded(by: max(1, Int((parameters.inkBoxMargin * across).rounded()))).intersection(lineBox) ?? lineBox
-                }
-                box = box.map { $0.union(r) } ?? r
-            } }
+                    .intersection(pageRect).map { b in ink.bounds.map { b.union($0) } ?? b }
+            } else {
+                // The block's box is the union of its lines' boxes.
+                box = lineBoxes.dropFirst().reduce(lineBoxes.first) { $0?.union($1) }
+            }
             guard let box else { continue }
             blocks.append(DetectedBlock(
                 rect: box, orientation: proposal.vertical ? .vertical : .horizontal,
@@ -77,10 +69,24 @@ extension PageAnalyzer {
                 confidence: ink.bounds == nil ? proposal.score * 0.5 : proposal.score,
                 role: .body, order: 0))
             glyphCounts.append(ink.glyphs)
+            lines += lineBoxes
         }
         blocks = assignPageNumberRoles(blocks, glyphCounts: glyphCounts, pageWidth: page.width, pageHeight: page.height)
         blocks = readingOrder(blocks, direction: readingDirection)
-        return PageAnalysis(blocks: blocks, inkMask: mask)
+        return PageAnalysis(blocks: blocks, inkMask: mask, lines: lines)
+    }
+
+    /// The box drawn round a line's measured ink `found`: `inkBoxMargin` of the line's thickness
+    /// (at least a pixel) outside it, within the detector's box `detected`; nil when the margin is
+    /// negative (off) or the ink does not explain the line (`inkBoxMinimumShare`,
+    /// `inkBoxMinimumShareAcross`).
+    func inkBox(_ found: PixelRect, in detected: PixelRect, vertical: Bool) -> PixelRect? {
+        let p = parameters
+        guard p.inkBoxMargin >= 0 else { return nil }
+        let across = Double(vertical ? detected.width : detected.height), along = Double(vertical ? detected.height : detected.width)
+        let inkAcross = Double(vertical ? found.width : found.height), inkAlong = Double(vertical ? found.height : found.width)
+        guard inkAlong >= p.inkBoxMinimumShare * along, inkAcross >= p.inkBoxMinimumShareAcross * across else { return nil }
+        return found.expanded(by: max(1, Int((p.inkBoxMargin * across).rounded()))).intersection(detected)
     }
 }
 

@@ -136,6 +136,8 @@ private func line(_ x: Double, _ y: Double, _ w: Double, _ h: Double, vertical: 
         let block = try #require(analysis.blocks.first)
         // 5 % of the 36-px thickness, rounded: 2 px round the ink, inside the line's box.
         #expect(block.rect == PixelRect(x: 58, y: 48, width: 98, height: 24))
+        // The line is reported boxed the same way (analyze --json's lines).
+        #expect(analysis.lines == [block.rect])
     }
 
     @Test func theDetectorsBoxStaysWhenTheInkDoesNotExplainTheLine() throws {
@@ -148,6 +150,7 @@ private func line(_ x: Double, _ y: Double, _ w: Double, _ h: Double, vertical: 
         off.parameters.inkBoxMargin = -1
         let untrimmed = off.analyze(capitals(), proposals: [ProposedBlock(lines: [capitalsLine], vertical: false, score: 0.9)])
         #expect(try #require(untrimmed.blocks.first).rect == PixelRect(x: 55, y: 42, width: 104, height: 36))
+        #expect(untrimmed.lines == [PixelRect(x: 55, y: 42, width: 104, height: 36)])
     }
 
     @Test func aVerticalLineIsTrimmedAcrossAndAlongItsColumn() throws {

@@ -187,9 +187,9 @@ struct Analyze: ParsableCommand {
                             }
                             proposals = read
                         }
-                        // Only the JSON report shows them; not kept per page otherwise.
-                        if json { lines = proposals.flatMap(\.lines).map(\.enclosingPixelRect) }
                         analysis = analyzer.analyze(bitmap, proposals: proposals, gray: gray, readingDirection: direction)
+                        // Only the JSON report shows them; not kept per page otherwise.
+                        if json { lines = analysis.lines }
                     } else {
                         analysis = analyzer.analyze(bitmap, readingDirection: direction)
                     }
