@@ -219,16 +219,21 @@ struct LearnedDetectionOnRealScansTests {
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
+    /// The installed detector, and the truth and scan of RealCorpus's `file` ("<book>/<image>").
+    static func load(_ file: String) throws -> (LearnedTextDetector, TruthPage, Bitmap<RGBA8>) {
+        let detector = try LearnedTextDetector(files: try #require(DetectorFiles.locateForTests()))
+        let bookFile = root + "/Benchmarks/RealCorpus/" + file.split(separator: "/")[0] + ".json"
+        let book = try JSONDecoder().decode(TruthBook.self, from: Data(contentsOf: URL(fileURLWithPath: bookFile)))
+        let truth = try #require(book.pages.first { $0.file == file })
+        return (detector, truth, try ImageDecoder.decode(file: root + "/Benchmarks/RealCorpus/" + file))
+    }
+
     /// Every text block of the Denslow Mother Goose pages with text is at least half covered by
     /// detected blocks, and no block lies wholly off the text (pages of a book whose rules were
     /// not looked at when the detector's settings were chosen).
     @Test(arguments: ["denslow-mother-goose/img014.jpg", "denslow-mother-goose/img016.jpg", "denslow-mother-goose/img018.jpg"])
     func findsTheTextOfARealPage(_ file: String) throws {
-        let files = try #require(DetectorFiles.locateForTests())
-        let detector = try LearnedTextDetector(files: files)
-        let book = try JSONDecoder().decode(TruthBook.self, from: Data(contentsOf: URL(fileURLWithPath: Self.root + "/Benchmarks/RealCorpus/denslow-mother-goose.json")))
-        let truth = try #require(book.pages.first { $0.file == file })
-        let page = try ImageDecoder.decode(file: Self.root + "/Benchmarks/RealCorpus/" + file)
+        let (detector, truth, page) = try Self.load(file)
         let blocks = LineGrouping().blocks(try detector.lines(in: page))
         #expect(!blocks.isEmpty)
         for t in truth.text {
@@ -249,11 +254,7 @@ struct LearnedDetectionOnRealScansTests {
     /// covers it, where the detector's padded line box lay only 60–70 % on it.
     @Test(arguments: ["real-mother-goose/61_1.jpg", "real-mother-goose/56_1.jpg"])
     func captionsAreBoxedRoundTheirInk(_ file: String) throws {
-        let files = try #require(DetectorFiles.locateForTests())
-        let detector = try LearnedTextDetector(files: files)
-        let book = try JSONDecoder().decode(TruthBook.self, from: Data(contentsOf: URL(fileURLWithPath: Self.root + "/Benchmarks/RealCorpus/real-mother-goose.json")))
-        let truth = try #require(book.pages.first { $0.file == file })
-        let page = try ImageDecoder.decode(file: Self.root + "/Benchmarks/RealCorpus/" + file)
+        let (detector, truth, page) = try Self.load(file)
         let proposals = LineGrouping().blocks(try detector.lines(in: page)).map { ProposedBlock(lines: $0.lines.map(\.rect), vertical: $0.vertical, score: $0.score) }
         let analysis = PageAnalyzer().analyze(page, proposals: proposals)
         var padded = PageAnalyzer()

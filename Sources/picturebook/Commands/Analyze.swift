@@ -366,19 +366,8 @@ private func overlay(_ page: Bitmap<RGBA8>, _ analysis: PageAnalysis, unread: [P
         out.fill(PixelRect(x: x1 - t, y: y0, width: t, height: y1 - y0), with: c)
     }
     // Blocks the reading check left out: a grey dashed frame, so a reviewer sees them.
-    let grey = RGBA8(r: 128, g: 128, b: 128), dash = 4 * t
     for r in unread {
-        let x0 = max(0, r.x), y0 = max(0, r.y), x1 = min(page.width, r.x + r.width), y1 = min(page.height, r.y + r.height)
-        guard x1 > x0, y1 > y0 else { continue }
-        let w = t
-        for x in stride(from: x0, to: x1, by: 2 * dash) {
-            out.fill(PixelRect(x: x, y: y0, width: min(dash, x1 - x), height: w), with: grey)
-            out.fill(PixelRect(x: x, y: max(y0, y1 - w), width: min(dash, x1 - x), height: w), with: grey)
-        }
-        for y in stride(from: y0, to: y1, by: 2 * dash) {
-            out.fill(PixelRect(x: x0, y: y, width: w, height: min(dash, y1 - y)), with: grey)
-            out.fill(PixelRect(x: max(x0, x1 - w), y: y, width: w, height: min(dash, y1 - y)), with: grey)
-        }
+        out.strokeRect(r, color: RGBA8(r: 128, g: 128, b: 128), lineWidth: t, dash: DashPattern(on: 4 * t, off: 4 * t))
     }
     return out
 }
