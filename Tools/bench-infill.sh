@@ -94,7 +94,7 @@ run_mode() {  # label mode-name mask-source(estimate|oracle|detector) corpus-dir
     local work=.build/bench-infill/$label-$source$TAG
     rm -rf "$work"
     mkdir -p "$work"
-    local corpora=() cleared=() masks=()
+    local corpora=() cleared=() masks=() books=()
     for corpus in "$@"; do
         local s
         s=$(basename "$corpus")
@@ -109,6 +109,7 @@ run_mode() {  # label mode-name mask-source(estimate|oracle|detector) corpus-dir
         elif [[ $source == detector ]]; then
             book=$work/book-$s
             detector_copy "$corpus" "$book"   # clear then finds the detector's masks in $book/masks
+            books+=("$book")
         fi
         # One page at a time so the timing is the in-fill's own (it uses both cores inside).
         $PB clear "$book" --out "$work/clear-$s" --fill-masks "$work/masks-$s" \
@@ -116,7 +117,7 @@ run_mode() {  # label mode-name mask-source(estimate|oracle|detector) corpus-dir
     done
     $VENV/bin/python Tools/bench-infill.py --mode "$label: $mode" \
         --corpora "${corpora[@]}" --cleared "${cleared[@]}" --masks "${masks[@]}" \
-        --stats "$work/stats.jsonl" --json "$work/scores.json"
+        --stats "$work/stats.jsonl" --json "$work/scores.json" ${books[@]:+--books "${books[@]}"}
 }
 
 run_set() {  # label corpus-dirs...
