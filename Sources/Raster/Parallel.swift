@@ -7,8 +7,8 @@ import Darwin
 
 /// Splits row-shaped work across the cores, but only when there is enough of it: a glyph or a
 /// thumbnail is cheaper to do inline than to hand to Dispatch.
-enum Parallel {
-    static let coreCount: Int = {
+public enum Parallel {
+    public static let coreCount: Int = {
         let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         return n > 0 ? Int(n) : 1
     }()
@@ -19,7 +19,7 @@ enum Parallel {
     /// Calls `body` with disjoint ranges covering `0..<count`, concurrently when
     /// `count * workPerItem` is large enough to pay for it. `body` must only write state that
     /// belongs to its range.
-    static func forEachChunk(of count: Int, workPerItem: Int, _ body: (Range<Int>) -> Void) {
+    public static func forEachChunk(of count: Int, workPerItem: Int, _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let total = count.multipliedReportingOverflow(by: max(workPerItem, 1))
         let byWork = total.overflow ? Int.max : total.partialValue / minimumWorkPerChunk

@@ -183,13 +183,9 @@ public final class LearnedTextDetector: Sendable {
         // Per channel in output order (B, G, R): value = (v / 255 - mean) / deviation.
         let mean: (Float, Float, Float) = (0.485, 0.456, 0.406), deviation: (Float, Float, Float) = (0.229, 0.224, 0.225)
         let plane = tw * th
+        let meanLanes = SIMD4<Float>(mean.0, mean.1, mean.2, 0), deviationLanes = SIMD4<Float>(deviation.0, deviation.1, deviation.2, 1)
         page.pixels.withUnsafeBufferPointer { px in
             out.withUnsafeMutableBufferPointer { o in
-                @inline(__always) func store(_ i: Int, _ b: Double, _ g: Double, _ r: Double) {
-                    o[i] = (Float(b / 255) - mean.0) / deviation.0
-                    o[plane + i] = (Float(g / 255) - mean.1) / deviation.1
-                    o[2 * plane + i] = (Float(r / 255) - mean.2) / deviation.2
-                }
                 if fx >= 1 && fy >= 1 {
                     // Source column span of each target column, and row span of each target row.
                     var xs = [Int](repeating: 0, count: tw), xe = [Int](repeating: 0, count: tw)
@@ -197,28 +193,64 @@ public final class LearnedTextDetector: Sendable {
                         let x0 = Double(x) * fx
                         xs[x] = Int(x0); xe[x] = max(xs[x] + 1, min(W, Int(x0 + fx)))
                     }
-                    var band = [Int](repeating: 0, count: 3 * W)
+                    // A target value depends only on its channel, the sum of its source values
+                    // and their count, and the counts are few (a span is ⌊f⌋ or ⌈f⌉ pixels each
+                    // way), so each (count, sum) value is worked out once, by the very expression
+                    // a pixel would use, and looked up: the same floats without two divisions a
+                    // channel a pixel, which were most of this function's time.
+                    var rowCounts = Set<Int>(), columnCounts = Set<Int>()
                     for y in 0..<th {
                         let y0 = Double(y) * fy
-                        let ys = Int(y0), ye = max(ys + 1, min(H, Int(y0 + fy)))
-                        band.withUnsafeMutableBufferPointer { acc in
-                            for i in 0..<(3 * W) { acc[i] = 0 }
-                            for sy in ys..<ye {
-                                let row = sy * W
-                                for sx in 0..<W {
-                                    let p = px[row + sx]
-                                    acc[3 * sx] += Int(p.b); acc[3 * sx + 1] += Int(p.g); acc[3 * sx + 2] += Int(p.r)
+                        let ys = Int(y0)
+                        rowCounts.insert(max(ys + 1, min(H, Int(y0 + fy))) - ys)
+                    }
+                    for x in 0..<tw { columnCounts.insert(xe[x] - xs[x]) }
+                    var tableStart: [Int: Int] = [:], table: [Float] = []
+                    for n in Set(rowCounts.flatMap { r in columnCounts.map { r * $0 } }).sorted() {
+                        tableStart[n] = table.count
+                        for channel in 0..<3 {
+                            let m = [mean.0, mean.1, mean.2][channel], d = [deviation.0, deviation.1, deviation.2][channel]
+                            for sum in 0...(255 * n) { table.append((Float(Double(sum) / Double(n) / 255) - m) / d) }
+                        }
+                    }
+                    // For each row count, each target column's table.
+                    let starts = Dictionary(uniqueKeysWithValues: rowCounts.map { r in
+                        (r, (0..<tw).map { tableStart[r * (xe[$0] - xs[$0]), default: 0] })
+                    })
+                    // Rows in chunks across the cores, each with its own band: every target
+                    // value is computed exactly as in one pass. (Wrapping sums: at most 255 times
+                    // a span's pixels, far from overflow; indices are in range by construction.)
+                    xs.withUnsafeBufferPointer { xs in xe.withUnsafeBufferPointer { xe in table.withUnsafeBufferPointer { table in
+                    Parallel.forEachChunk(of: th, workPerItem: 3 * W * max(1, Int(fy.rounded(.up)))) { chunk in
+                        var band = [Int](repeating: 0, count: 3 * W)
+                        for y in chunk {
+                            let y0 = Double(y) * fy
+                            let ys = Int(y0), ye = max(ys + 1, min(H, Int(y0 + fy)))
+                            band.withUnsafeMutableBufferPointer { acc in
+                                for i in 0..<(3 * W) { acc[i] = 0 }
+                                for sy in ys..<ye {
+                                    let row = sy * W
+                                    for sx in 0..<W {
+                                        let p = px[row + sx]
+                                        acc[3 &* sx] &+= Int(p.b); acc[3 &* sx &+ 1] &+= Int(p.g); acc[3 &* sx &+ 2] &+= Int(p.r)
+                                    }
                                 }
-                            }
-                            let rows = ye - ys
-                            for x in 0..<tw {
-                                var b = 0, g = 0, r = 0
-                                for sx in xs[x]..<xe[x] { b += acc[3 * sx]; g += acc[3 * sx + 1]; r += acc[3 * sx + 2] }
-                                let n = Double(rows * (xe[x] - xs[x]))
-                                store(y * tw + x, Double(b) / n, Double(g) / n, Double(r) / n)
+                                let rows = ye - ys
+                                starts[rows, default: []].withUnsafeBufferPointer { start in
+                                    for x in 0..<tw {
+                                        var b = 0, g = 0, r = 0
+                                        for sx in xs[x]..<xe[x] { b &+= acc[3 &* sx]; g &+= acc[3 &* sx &+ 1]; r &+= acc[3 &* sx &+ 2] }
+                                        let n = rows &* (xe[x] &- xs[x]), channel = 255 &* n &+ 1, at = start[x]
+                                        let i = y &* tw &+ x
+                                        o[i] = table[at &+ b]
+                                        o[plane &+ i] = table[at &+ channel &+ g]
+                                        o[2 &* plane &+ i] = table[at &+ 2 &* channel &+ r]
+                                    }
+                                }
                             }
                         }
                     }
+                    } } }
                 } else {
                     // Bilinear: the two source columns and their weight for each target column.
                     var ix = [Int](repeating: 0, count: tw), jx = [Int](repeating: 0, count: tw), ax = [Double](repeating: 0, count: tw)
@@ -228,23 +260,29 @@ public final class LearnedTextDetector: Sendable {
                         let cx = max(0, min(Double(W - 1), (x0 + x1) / 2 - 0.5))
                         ix[x] = Int(cx); jx[x] = min(W - 1, ix[x] + 1); ax[x] = cx - Double(ix[x])
                     }
-                    for y in 0..<th {
-                        let y0 = Double(y) * fy
-                        let y1 = y0 + fy
-                        let cy = max(0, min(Double(H - 1), (y0 + y1) / 2 - 0.5))
-                        let iy = Int(cy), ay = cy - Double(iy), jy = min(H - 1, iy + 1)
-                        let top = iy * W, bottom = jy * W
-                        for x in 0..<tw {
-                            let a = ax[x]
-                            let p00 = px[top + ix[x]], p01 = px[top + jx[x]], p10 = px[bottom + ix[x]], p11 = px[bottom + jx[x]]
-                            @inline(__always) func mix(_ c00: UInt8, _ c01: UInt8, _ c10: UInt8, _ c11: UInt8) -> Double {
-                                let t = Double(c00) * (1 - a) + Double(c01) * a
-                                let u = Double(c10) * (1 - a) + Double(c11) * a
-                                return t * (1 - ay) + u * ay
+                    ix.withUnsafeBufferPointer { ix in jx.withUnsafeBufferPointer { jx in ax.withUnsafeBufferPointer { ax in
+                    Parallel.forEachChunk(of: th, workPerItem: 12 * tw) { chunk in
+                        for y in chunk {
+                            let y0 = Double(y) * fy
+                            let y1 = y0 + fy
+                            let cy = max(0, min(Double(H - 1), (y0 + y1) / 2 - 0.5))
+                            let iy = Int(cy), ay = cy - Double(iy), jy = min(H - 1, iy + 1)
+                            let top = iy * W, bottom = jy * W
+                            for x in 0..<tw {
+                                let a = ax[x]
+                                let p00 = px[top &+ ix[x]], p01 = px[top &+ jx[x]], p10 = px[bottom &+ ix[x]], p11 = px[bottom &+ jx[x]]
+                                // The three channels side by side: each lane does exactly the
+                                // scalar arithmetic, so the floats are the same.
+                                @inline(__always) func lanes(_ p: RGBA8) -> SIMD4<Double> { SIMD4(Double(p.b), Double(p.g), Double(p.r), 0) }
+                                let t = lanes(p00) * (1 - a) + lanes(p01) * a
+                                let u = lanes(p10) * (1 - a) + lanes(p11) * a
+                                let v = (SIMD4<Float>((t * (1 - ay) + u * ay) / 255) - meanLanes) / deviationLanes
+                                let i = y &* tw &+ x
+                                o[i] = v[0]; o[plane &+ i] = v[1]; o[2 &* plane &+ i] = v[2]
                             }
-                            store(y * tw + x, mix(p00.b, p01.b, p10.b, p11.b), mix(p00.g, p01.g, p10.g, p11.g), mix(p00.r, p01.r, p10.r, p11.r))
                         }
                     }
+                    } } }
                 }
             }
         }

@@ -342,7 +342,10 @@ extension DetectorFiles {
         return b
     }
 
-    @Test(arguments: [(97, 61, 32, 32), (200, 130, 64, 32), (64, 64, 64, 64), (40, 30, 96, 64), (33, 71, 32, 96), (50, 20, 32, 64)])
+    /// The last two are large enough for the rows to be split across the cores (enlarging and
+    /// shrinking): each chunk must give exactly the floats of one pass.
+    @Test(arguments: [(97, 61, 32, 32), (200, 130, 64, 32), (64, 64, 64, 64), (40, 30, 96, 64), (33, 71, 32, 96), (50, 20, 32, 64),
+                      (300, 190, 320, 192), (700, 500, 320, 224)])
     func theInputIsThePerPixelDefinition(_ size: (Int, Int, Int, Int)) {
         let page = Self.noise(size.0, size.1, seed: UInt64(size.0 * 1000 + size.1))
         let fast = LearnedTextDetector.tensor(page, width: size.2, height: size.3)
