@@ -17,6 +17,9 @@ Sources of pictures, reported side by side:
 
 Usage: bench-panoramas.py --bin .build/release/picturebook [--real DIR] [--books 10] [--seed 1]
                           [--panoramas 4] [--others 8] [--keep DIR [--simulate-only]]
+                          [--set spread.NAME=VALUE ...]
+--set passes a spread-test setting to every analyze run (`analyze --set spread.NAME=VALUE`; the
+names are SpreadParameters.set's), so a variant is scored without a rebuild.
 --panoramas 0 makes books of unrelated pages only: every spread reported there is false (the
 corpus of blank-edged pages the seam lab's gate was set on is made that way).
 --keep DIR keeps every simulated book as DIR/<source>/book-NN (its pages, and truth.json naming the
@@ -132,9 +135,13 @@ def write_book(pairs, workdir):
     return truth, pages
 
 
+ANALYZE_SETS = []  # --set NAME=VALUE for every analyze run (spread.* tunes the spread test)
+
+
 def run_book(binary, pairs, workdir, explain=None):
     truth, pages = write_book(pairs, workdir)
-    out = subprocess.run([binary, "analyze", workdir, "--dry-run", "--json", "--no-masks"],
+    sets = [arg for s in ANALYZE_SETS for arg in ("--set", s)]
+    out = subprocess.run([binary, "analyze", workdir, "--dry-run", "--json", "--no-masks"] + sets,
                          check=True, capture_output=True, text=True)
     report = json.loads(out.stdout)
     found = {tuple(s) for s in report.get("detectedSpreads", [])}
@@ -167,7 +174,10 @@ def main():
                          "measure's score, margin, rivals and the weaker edge's grey-level deviation")
     ap.add_argument("--keep", help="keep the simulated books here (DIR/<source>/book-NN, with truth.json)")
     ap.add_argument("--simulate-only", action="store_true", help="with --keep: write the books, run nothing")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="passed to every analyze run as --set (e.g. spread.minimumMargin=2.5); repeatable")
     args = ap.parse_args()
+    ANALYZE_SETS.extend(args.set)
     if args.simulate_only and not args.keep:
         ap.error("--simulate-only needs --keep")
 

@@ -61,8 +61,35 @@ public struct SpreadParameters: Sendable, Hashable {
     /// (`SpreadEvidence.strength`, `choosePairs`); false takes them in page order, the first
     /// winning (the detector before 27 November, late).
     public var pairByStrength = true
+    /// A floor for the outline test on how much the pair's weaker edge varies (its raw deviation
+    /// in grey levels, `SpreadEvidence.edgeDeviation`, the colour-field measure's reading of the
+    /// outer strip): below it the edge is blank paper, and outlines "crossing" it are faint
+    /// shading, a printed rule or scanner noise, so there is nothing to continue. The colour-field
+    /// measure's own gate is stricter (10: its standardisation stretches faint shading into a
+    /// profile); this one is a noise floor. Chosen on the panorama bench's seeds 5 and 7 (the
+    /// real plates' false spreads there: 7 of 9 had a weaker edge of 0.8–3.4 levels; every
+    /// panorama found, 4.7 levels or more), confirmed on seeds 6, 8 and 9
+    /// (Documentation/PageAnalysis.md, "Blank edges refused by the outline test too"). 0: off. The
+    /// profile test, which needs the halves to meet exactly, is not gated.
+    public var outlineMinimumEdgeDeviation = 4.0
 
     public init() {}
+
+    /// Sets a parameter by name (`--set spread.NAME=VALUE`, for tuning); false for an unknown name.
+    public mutating func set(_ name: String, to value: Double) -> Bool {
+        switch name {
+        case "minimumMargin": minimumMargin = value
+        case "minimumContinuity": minimumContinuity = value
+        case "rivalsAllowed": rivalsAllowed = Int(value)
+        case "fieldMinimumMargin": extrapolation.minimumMargin = value
+        case "fieldMinimumScore": extrapolation.minimumScore = value
+        case "minimumEdgeDeviation": extrapolation.minimumEdgeDeviation = value
+        case "outlineMinimumEdgeDeviation": outlineMinimumEdgeDeviation = value
+        case "fieldEnabled": extrapolation.isEnabled = value != 0
+        default: return false
+        }
+        return true
+    }
 }
 
 /// What the spread test needs of one page: the colour profiles beside its two vertical edges.
@@ -248,8 +275,9 @@ public struct SpreadDetector: Sendable {
             e.margin = margin
             e.rivals = rivals
             // One other page may compete (the same scene can recur in a book); two may not.
+            let blankEdge = useField && e.edgeDeviation < parameters.outlineMinimumEdgeDeviation
             let bySeam = e.continuity >= parameters.minimumContinuity && margin >= parameters.minimumMargin
-                && rivals <= parameters.rivalsAllowed
+                && rivals <= parameters.rivalsAllowed && !blankEdge
             var byField = false
             if useField {
                 let x = parameters.extrapolation

@@ -151,6 +151,31 @@ import Testing
         #expect(ungated[panorama].isSpread, "\(ungated[panorama])")
     }
 
+    /// A blank edge is refused by the outline test too: the vignettes' two thin lines cross both
+    /// edges of the cut picture and continue exactly, but the edges are paper with a few levels of
+    /// shading, so the pair is refused; with the floor off (`outlineMinimumEdgeDeviation` 0) the
+    /// outline test takes it.
+    @Test func aBlankEdgedPairIsRefusedByTheOutlineTestToo() {
+        let (pages, panorama) = Self.book(picture: Self.vignette)
+        var p = SpreadParameters()
+        p.minimumCorrelation = 2           // the exact profile test off
+        p.extrapolation.minimumScore = 2   // the field measure cannot take a pair
+        p.minimumMargin = 2                // the vignettes' lines recur through the book (margin 2.4)
+        let gated = Self.verdicts(SpreadDetector(parameters: p), pages)
+        #expect(gated[panorama].edgeDeviation < SpreadParameters().outlineMinimumEdgeDeviation, "\(gated[panorama])")
+        #expect(gated.allSatisfy { !$0.isSpread }, "\(gated.indices.filter { gated[$0].isSpread }.map { ($0, gated[$0]) })")
+        p.outlineMinimumEdgeDeviation = 0
+        let ungated = Self.verdicts(SpreadDetector(parameters: p), pages)
+        #expect(ungated[panorama].isSpread, "\(ungated[panorama])")
+        // A picture's panorama is not touched by the gate.
+        var q = SpreadParameters()
+        q.minimumCorrelation = 2
+        q.extrapolation.minimumScore = 2
+        let (scenes, at) = Self.book()
+        let e = Self.verdicts(SpreadDetector(parameters: q), scenes)[at]
+        #expect(e.edgeDeviation >= 2 * q.outlineMinimumEdgeDeviation, "\(e)")
+    }
+
     @Test func parametersAreSettableAndOffMeansTheFormerDetector() {
         let defaults = SeamExtrapolationParameters()
         // The lab's constants (Tools/panorama-seam-lab.py: DIST, GAPS, SHIFT, SCALES["extrap"], LAB_RAW_SD=10).

@@ -71,7 +71,7 @@ struct Analyze: ParsableCommand {
     /// The detector's parameters with every `--set` applied; a bad override is a usage error.
     func analysisParameters() throws -> AnalysisParameters {
         var parameters = AnalysisParameters()
-        try applyOverrides(overrides.filter { !$0.hasPrefix("learned.") && !$0.hasPrefix("group.") && !$0.hasPrefix("read.") }, known: "AnalysisParameters") { parameters.set($0, to: $1) }
+        try applyOverrides(overrides.filter { !$0.hasPrefix("learned.") && !$0.hasPrefix("group.") && !$0.hasPrefix("read.") && !$0.hasPrefix("spread.") }, known: "AnalysisParameters") { parameters.set($0, to: $1) }
         return parameters
     }
 
@@ -91,8 +91,16 @@ struct Analyze: ParsableCommand {
         return check
     }
 
+    /// The spread test's settings with `--set spread.NAME=…` applied.
+    func spreadParameters() throws -> SpreadParameters {
+        var spread = SpreadParameters()
+        try applyOverrides(overrides.filter { $0.hasPrefix("spread.") }, known: "SpreadParameters") { spread.set(String($0.dropFirst(7)), to: $1) }
+        return spread
+    }
+
     func validate() throws {
         _ = try analysisParameters()
+        _ = try spreadParameters()
         _ = try learnedParameters()
         _ = try readingCheck()
         try validateJobs(jobs)
@@ -151,7 +159,7 @@ struct Analyze: ParsableCommand {
             // Evaluation.md) and a librarian would otherwise take its few boxes for the book's.
             Console.err("analyze: the learned detector is not installed, so the classical one is used; on real scans it finds much less of the text (run Tools/setup.sh --detector, or set PICTUREBOOK_DETECTOR_DIR)")
         }
-        let spreadDetector = SpreadDetector()
+        let spreadDetector = SpreadDetector(parameters: try spreadParameters())
         let pages = model.pages
         let progress = Progress("analyze", total: pages.count, enabled: !json)
         let results = ResultSlots(count: pages.count)
