@@ -83,7 +83,7 @@ public struct SpreadParameters: Sendable, Hashable {
         case "rivalsAllowed": rivalsAllowed = Int(value)
         case "fieldMinimumMargin": extrapolation.minimumMargin = value
         case "fieldMinimumScore": extrapolation.minimumScore = value
-        case "minimumEdgeDeviation": extrapolation.minimumEdgeDeviation = value
+        case "fieldMinimumEdgeDeviation": extrapolation.minimumEdgeDeviation = value
         case "outlineMinimumEdgeDeviation": outlineMinimumEdgeDeviation = value
         case "fieldEnabled": extrapolation.isEnabled = value != 0
         default: return false

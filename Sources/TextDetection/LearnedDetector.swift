@@ -193,64 +193,61 @@ public final class LearnedTextDetector: Sendable {
                         let x0 = Double(x) * fx
                         xs[x] = Int(x0); xe[x] = max(xs[x] + 1, min(W, Int(x0 + fx)))
                     }
+                    var ys = [Int](repeating: 0, count: th), ye = [Int](repeating: 0, count: th)
+                    for y in 0..<th {
+                        let y0 = Double(y) * fy
+                        ys[y] = Int(y0); ye[y] = max(ys[y] + 1, min(H, Int(y0 + fy)))
+                    }
                     // A target value depends only on its channel, the sum of its source values
                     // and their count, and the counts are few (a span is ⌊f⌋ or ⌈f⌉ pixels each
                     // way), so each (count, sum) value is worked out once, by the very expression
                     // a pixel would use, and looked up: the same floats without two divisions a
-                    // channel a pixel, which were most of this function's time.
-                    var rowCounts = Set<Int>(), columnCounts = Set<Int>()
-                    for y in 0..<th {
-                        let y0 = Double(y) * fy
-                        let ys = Int(y0)
-                        rowCounts.insert(max(ys + 1, min(H, Int(y0 + fy))) - ys)
-                    }
-                    for x in 0..<tw { columnCounts.insert(xe[x] - xs[x]) }
+                    // channel a pixel, which were most of this function's time. Each count's
+                    // table holds the three channels one after another, 255 × count + 1 values each.
+                    let rowCounts = Set(zip(ys, ye).map { $1 - $0 }), columnCounts = Set(zip(xs, xe).map { $1 - $0 })
+                    let means = [mean.0, mean.1, mean.2], deviations = [deviation.0, deviation.1, deviation.2]
                     var tableStart: [Int: Int] = [:], table: [Float] = []
                     for n in Set(rowCounts.flatMap { r in columnCounts.map { r * $0 } }).sorted() {
                         tableStart[n] = table.count
-                        for channel in 0..<3 {
-                            let m = [mean.0, mean.1, mean.2][channel], d = [deviation.0, deviation.1, deviation.2][channel]
-                            for sum in 0...(255 * n) { table.append((Float(Double(sum) / Double(n) / 255) - m) / d) }
+                        for c in 0..<3 {
+                            for sum in 0...(255 * n) { table.append((Float(Double(sum) / Double(n) / 255) - means[c]) / deviations[c]) }
                         }
                     }
-                    // For each row count, each target column's table.
+                    // For each row count, where each target column's table starts.
                     let starts = Dictionary(uniqueKeysWithValues: rowCounts.map { r in
                         (r, (0..<tw).map { tableStart[r * (xe[$0] - xs[$0]), default: 0] })
                     })
                     // Rows in chunks across the cores, each with its own band: every target
                     // value is computed exactly as in one pass. (Wrapping sums: at most 255 times
                     // a span's pixels, far from overflow; indices are in range by construction.)
-                    xs.withUnsafeBufferPointer { xs in xe.withUnsafeBufferPointer { xe in table.withUnsafeBufferPointer { table in
                     Parallel.forEachChunk(of: th, workPerItem: 3 * W * max(1, Int(fy.rounded(.up)))) { chunk in
                         var band = [Int](repeating: 0, count: 3 * W)
-                        for y in chunk {
-                            let y0 = Double(y) * fy
-                            let ys = Int(y0), ye = max(ys + 1, min(H, Int(y0 + fy)))
+                        xs.withUnsafeBufferPointer { xs in xe.withUnsafeBufferPointer { xe in table.withUnsafeBufferPointer { table in
                             band.withUnsafeMutableBufferPointer { acc in
-                                for i in 0..<(3 * W) { acc[i] = 0 }
-                                for sy in ys..<ye {
-                                    let row = sy * W
-                                    for sx in 0..<W {
-                                        let p = px[row + sx]
-                                        acc[3 &* sx] &+= Int(p.b); acc[3 &* sx &+ 1] &+= Int(p.g); acc[3 &* sx &+ 2] &+= Int(p.r)
+                                for y in chunk {
+                                    for i in 0..<(3 * W) { acc[i] = 0 }
+                                    for sy in ys[y]..<ye[y] {
+                                        let row = sy * W
+                                        for sx in 0..<W {
+                                            let p = px[row + sx]
+                                            acc[3 &* sx] &+= Int(p.b); acc[3 &* sx &+ 1] &+= Int(p.g); acc[3 &* sx &+ 2] &+= Int(p.r)
+                                        }
                                     }
-                                }
-                                let rows = ye - ys
-                                starts[rows, default: []].withUnsafeBufferPointer { start in
-                                    for x in 0..<tw {
-                                        var b = 0, g = 0, r = 0
-                                        for sx in xs[x]..<xe[x] { b &+= acc[3 &* sx]; g &+= acc[3 &* sx &+ 1]; r &+= acc[3 &* sx &+ 2] }
-                                        let n = rows &* (xe[x] &- xs[x]), channel = 255 &* n &+ 1, at = start[x]
-                                        let i = y &* tw &+ x
-                                        o[i] = table[at &+ b]
-                                        o[plane &+ i] = table[at &+ channel &+ g]
-                                        o[2 &* plane &+ i] = table[at &+ 2 &* channel &+ r]
+                                    let rows = ye[y] - ys[y]
+                                    starts[rows, default: []].withUnsafeBufferPointer { start in
+                                        for x in 0..<tw {
+                                            var b = 0, g = 0, r = 0
+                                            for sx in xs[x]..<xe[x] { b &+= acc[3 &* sx]; g &+= acc[3 &* sx &+ 1]; r &+= acc[3 &* sx &+ 2] }
+                                            let channel = 255 &* rows &* (xe[x] &- xs[x]) &+ 1, at = start[x], i = y &* tw &+ x
+                                            o[i] = table[at &+ b]
+                                            o[plane &+ i] = table[at &+ channel &+ g]
+                                            o[2 &* plane &+ i] = table[at &+ 2 &* channel &+ r]
+                                        }
                                     }
                                 }
                             }
-                        }
+                        } } }
                     }
-                    } } }
                 } else {
                     // Bilinear: the two source columns and their weight for each target column.
                     var ix = [Int](repeating: 0, count: tw), jx = [Int](repeating: 0, count: tw), ax = [Double](repeating: 0, count: tw)
@@ -260,29 +257,29 @@ public final class LearnedTextDetector: Sendable {
                         let cx = max(0, min(Double(W - 1), (x0 + x1) / 2 - 0.5))
                         ix[x] = Int(cx); jx[x] = min(W - 1, ix[x] + 1); ax[x] = cx - Double(ix[x])
                     }
-                    ix.withUnsafeBufferPointer { ix in jx.withUnsafeBufferPointer { jx in ax.withUnsafeBufferPointer { ax in
+                    @inline(__always) func lanes(_ p: RGBA8) -> SIMD4<Double> { SIMD4(Double(p.b), Double(p.g), Double(p.r), 0) }
                     Parallel.forEachChunk(of: th, workPerItem: 12 * tw) { chunk in
-                        for y in chunk {
-                            let y0 = Double(y) * fy
-                            let y1 = y0 + fy
-                            let cy = max(0, min(Double(H - 1), (y0 + y1) / 2 - 0.5))
-                            let iy = Int(cy), ay = cy - Double(iy), jy = min(H - 1, iy + 1)
-                            let top = iy * W, bottom = jy * W
-                            for x in 0..<tw {
-                                let a = ax[x]
-                                let p00 = px[top &+ ix[x]], p01 = px[top &+ jx[x]], p10 = px[bottom &+ ix[x]], p11 = px[bottom &+ jx[x]]
-                                // The three channels side by side: each lane does exactly the
-                                // scalar arithmetic, so the floats are the same.
-                                @inline(__always) func lanes(_ p: RGBA8) -> SIMD4<Double> { SIMD4(Double(p.b), Double(p.g), Double(p.r), 0) }
-                                let t = lanes(p00) * (1 - a) + lanes(p01) * a
-                                let u = lanes(p10) * (1 - a) + lanes(p11) * a
-                                let v = (SIMD4<Float>((t * (1 - ay) + u * ay) / 255) - meanLanes) / deviationLanes
-                                let i = y &* tw &+ x
-                                o[i] = v[0]; o[plane &+ i] = v[1]; o[2 &* plane &+ i] = v[2]
+                        ix.withUnsafeBufferPointer { ix in jx.withUnsafeBufferPointer { jx in ax.withUnsafeBufferPointer { ax in
+                            for y in chunk {
+                                let y0 = Double(y) * fy
+                                let y1 = y0 + fy
+                                let cy = max(0, min(Double(H - 1), (y0 + y1) / 2 - 0.5))
+                                let iy = Int(cy), ay = cy - Double(iy), jy = min(H - 1, iy + 1)
+                                let top = iy * W, bottom = jy * W
+                                for x in 0..<tw {
+                                    let a = ax[x]
+                                    let p00 = px[top &+ ix[x]], p01 = px[top &+ jx[x]], p10 = px[bottom &+ ix[x]], p11 = px[bottom &+ jx[x]]
+                                    // The three channels side by side: each lane does exactly the
+                                    // scalar arithmetic, so the floats are the same.
+                                    let t = lanes(p00) * (1 - a) + lanes(p01) * a
+                                    let u = lanes(p10) * (1 - a) + lanes(p11) * a
+                                    let v = (SIMD4<Float>((t * (1 - ay) + u * ay) / 255) - meanLanes) / deviationLanes
+                                    let i = y &* tw &+ x
+                                    o[i] = v[0]; o[plane &+ i] = v[1]; o[2 &* plane &+ i] = v[2]
+                                }
                             }
-                        }
+                        } } }
                     }
-                    } } }
                 }
             }
         }

@@ -71,7 +71,9 @@ struct Analyze: ParsableCommand {
     /// The detector's parameters with every `--set` applied; a bad override is a usage error.
     func analysisParameters() throws -> AnalysisParameters {
         var parameters = AnalysisParameters()
-        try applyOverrides(overrides.filter { !$0.hasPrefix("learned.") && !$0.hasPrefix("group.") && !$0.hasPrefix("read.") && !$0.hasPrefix("spread.") }, known: "AnalysisParameters") { parameters.set($0, to: $1) }
+        // Names without a group's prefix are AnalysisParameters'.
+        let grouped = ["learned.", "group.", "read.", "spread."]
+        try applyOverrides(overrides.filter { o in !grouped.contains { o.hasPrefix($0) } }, known: "AnalysisParameters") { parameters.set($0, to: $1) }
         return parameters
     }
 
