@@ -17,8 +17,18 @@ machine's parts), so the figure above counts them as drawing. `--labels` (defaul
 Benchmarks/NDLLabels/ndl-labels.json) names them, boxed by hand; a second NDL line then counts
 them as text, from the same cleared pages. Marks the annotator was unsure of stay drawing.
 
+A second figure needs no truth, and looks where the first cannot (inside the text boxes, and
+beside them): for every box `clear` filled, the marks left just beside it. Within one type size
+of the box (its filled components' median height, their width for a vertical box), outside it and
+outside every other box, the cleared page's marks as dark as the text's ink is half-way from its
+ground are counted when they are glyph-sized (0.2–1.5 type sizes) and do not run on beyond two
+type sizes (that is drawing). Marks like these beside a cleared box are text the box did not take
+in (ruby beside a Japanese column, a letter the detector's line stopped short of) or a drawing of
+glyph-sized pieces the box cut through (footprints across a verse): either way the box made half
+of something. A box counts when such marks reach 5 % of its filled pixels.
+
 Usage: bench-harm.py --bin .build/release/picturebook [--ndl DIR] [--real JSON --scans DIR ...]
-         [--analyze-args "..."] [--clear-args "..."] [--keep DIR] [--labels JSON]
+         [--analyze-args "..."] [--clear-args "..."] [--keep DIR] [--labels JSON] [--list-marks]
 Needs Pillow and NumPy: run it with .build/bench-venv/bin/python (Tools/bench-infill.sh makes that venv).
 """
 import argparse, glob, json, os, shutil, subprocess, sys, tempfile
@@ -64,6 +74,61 @@ def harm(scan, cleared, text, art, grow=4):
     ink &= keep
     changed = (np.abs(scan - cleared) > 24) & keep
     return int((changed & ink).sum()), int(ink.sum()), int(changed.sum()), int(keep.sum())
+
+
+def marks_beside(workdir, share=0.05):
+    """For every box `clear` filled in the book at `workdir` (book.json, scans, clear/, fill/):
+    (page, box id, marks' pixels / filled pixels). See the module's docstring."""
+    import cv2
+    book = json.load(open(os.path.join(workdir, "book.json")))
+    out = []
+    for p in book.get("pages", []):
+        stem = os.path.splitext(p["image"])[0]
+        cleared_path = os.path.join(workdir, "clear", stem + ".png")
+        fill_path = os.path.join(workdir, "fill", stem + ".png")
+        if not (os.path.exists(cleared_path) and os.path.exists(fill_path)):
+            continue
+        scan, cleared = grey(os.path.join(workdir, p["image"])), grey(cleared_path)
+        filled = np.asarray(Image.open(fill_path).convert("L")) > 0
+        h, w = scan.shape
+        rects = [t["rect"] for t in p.get("textBoxes", [])]
+        occupied = np.zeros((h, w), bool)
+        for r in rects:
+            occupied[max(0, r["y"] - 2):r["y"] + r["height"] + 2, max(0, r["x"] - 2):r["x"] + r["width"] + 2] = True
+        for t in p.get("textBoxes", []):
+            r = t["rect"]
+            x0, y0, x1, y1 = max(0, r["x"]), max(0, r["y"]), min(w, r["x"] + r["width"]), min(h, r["y"] + r["height"])
+            f = filled[y0:y1, x0:x1]
+            if f.sum() < 20 or f.all():
+                continue
+            n, _, stats, _ = cv2.connectedComponentsWithStats(f.astype(np.uint8), connectivity=8)
+            across = stats[1:, cv2.CC_STAT_WIDTH if t.get("orientation") == "vertical" else cv2.CC_STAT_HEIGHT]
+            size = float(np.median(across))
+            g = max(2, int(round(size)))
+            box_scan = scan[y0:y1, x0:x1]
+            ground, ink = float(np.median(box_scan[~f])), float(np.percentile(box_scan[f], 20))
+            if ground - ink < 30:
+                continue
+            X0, Y0, X1, Y1 = max(0, x0 - 2 * g), max(0, y0 - 2 * g), min(w, x1 + 2 * g), min(h, y1 + 2 * g)
+            dark = (cleared[Y0:Y1, X0:X1] < ground - 0.5 * (ground - ink)).astype(np.uint8)
+            near = np.zeros(dark.shape, bool)
+            near[max(0, y0 - g) - Y0:min(h, y1 + g) - Y0, max(0, x0 - g) - X0:min(w, x1 + g) - X0] = True
+            inside = np.zeros(dark.shape, bool)
+            inside[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = True
+            counted = near & ~inside & ~(occupied[Y0:Y1, X0:X1] & ~inside)
+            m, labels, st, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+            marks = 0
+            for i in range(1, m):
+                cx, cy, cw, ch, area = st[i]
+                if cx == 0 or cy == 0 or cx + cw == dark.shape[1] or cy + ch == dark.shape[0]:
+                    continue  # runs on beyond two type sizes: drawing
+                if not (0.2 * size <= max(cw, ch) <= 1.5 * size):
+                    continue
+                comp = labels[cy:cy + ch, cx:cx + cw] == i
+                if (comp & counted[cy:cy + ch, cx:cx + cw]).sum() >= 0.5 * area:
+                    marks += int(area)
+            out.append((p["image"], t["id"], marks / float(f.sum())))
+    return out
 
 
 def run_book(binary, pages, analyze_args, clear_args, workdir, labels=None):
@@ -118,6 +183,7 @@ def main():
     ap.add_argument("--labels", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Benchmarks",
                                                      "NDLLabels", "ndl-labels.json"),
                     help="hand-checked boxes of the labels inside NDL's drawings ('' for none)")
+    ap.add_argument("--list-marks", action="store_true", help="list the boxes with marks beside them")
     args = ap.parse_args()
     labels = None
     if args.labels and os.path.exists(args.labels):
@@ -161,6 +227,7 @@ def main():
             print(f"bench-harm: {path}: no page with illustrations and a scan under {root}, skipped", file=sys.stderr)
 
     print(f"{'corpus':34} {'pages':>5} {'ink changed':>12} {'all changed':>12} {'worst page':>24}")
+    beside = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, pages in corpora:
             work = os.path.join(args.keep or tmp, name.split()[0])
@@ -175,6 +242,15 @@ def main():
             report(name, rows)
             if ndl and labels is not None:
                 report(name + ", labels as text", labelled)
+            beside[name] = marks_beside(work)
+    print()
+    print(f"{'boxes filled, marks beside them':34} {'filled':>6} {'marks ≥ 5 %':>12}")
+    for name, rows in beside.items():
+        flagged = [r for r in rows if r[2] >= 0.05]
+        print(f"{name:34} {len(rows):6d} {len(flagged):12d}")
+        if args.list_marks:
+            for image, box, sh in sorted(flagged, key=lambda r: -r[2]):
+                print(f"    {image:30} {box:12} marks {100 * sh:5.1f} % of its fill")
     return 0
 
 
