@@ -25,7 +25,8 @@ ground are counted when they are glyph-sized (0.2–1.5 type sizes) and do not r
 type sizes (that is drawing). Marks like these beside a cleared box are text the box did not take
 in (ruby beside a Japanese column, a letter the detector's line stopped short of) or a drawing of
 glyph-sized pieces the box cut through (footprints across a verse): either way the box made half
-of something. A box counts when such marks reach 5 % of its filled pixels.
+of something. A box counts when such marks reach 5 % of its filled pixels. A second column counts
+only the marks beyond the ends of the box's lines (text a line ran on into).
 
 Usage: bench-harm.py --bin .build/release/picturebook [--ndl DIR] [--real JSON --scans DIR ...]
          [--analyze-args "..."] [--clear-args "..."] [--keep DIR] [--labels JSON] [--list-marks]
@@ -76,9 +77,12 @@ def harm(scan, cleared, text, art, grow=4):
     return int((changed & ink).sum()), int(ink.sum()), int(changed.sum()), int(keep.sum())
 
 
-def marks_beside(workdir, share=0.05):
+def marks_beside(workdir, along=False):
     """For every box `clear` filled in the book at `workdir` (book.json, scans, clear/, fill/):
-    (page, box id, marks' pixels / filled pixels). See the module's docstring."""
+    (page, box id, marks' pixels / filled pixels). See the module's docstring. With `along`, only
+    the marks beyond the ends of the box's lines count (past its left and right sides for
+    horizontal text, its top and bottom for vertical), within the lines' band: text the line ran
+    on into, not a neighbour across it."""
     import cv2
     book = json.load(open(os.path.join(workdir, "book.json")))
     out = []
@@ -112,7 +116,10 @@ def marks_beside(workdir, share=0.05):
             X0, Y0, X1, Y1 = max(0, x0 - 2 * g), max(0, y0 - 2 * g), min(w, x1 + 2 * g), min(h, y1 + 2 * g)
             dark = (cleared[Y0:Y1, X0:X1] < ground - 0.5 * (ground - ink)).astype(np.uint8)
             near = np.zeros(dark.shape, bool)
-            near[max(0, y0 - g) - Y0:min(h, y1 + g) - Y0, max(0, x0 - g) - X0:min(w, x1 + g) - X0] = True
+            vertical = t.get("orientation") == "vertical"
+            ny0, ny1 = (max(0, y0 - g), min(h, y1 + g)) if vertical or not along else (y0, y1)
+            nx0, nx1 = (max(0, x0 - g), min(w, x1 + g)) if not vertical or not along else (x0, x1)
+            near[ny0 - Y0:ny1 - Y0, nx0 - X0:nx1 - X0] = True
             inside = np.zeros(dark.shape, bool)
             inside[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = True
             counted = near & ~inside & ~(occupied[Y0:Y1, X0:X1] & ~inside)
@@ -242,15 +249,17 @@ def main():
             report(name, rows)
             if ndl and labels is not None:
                 report(name + ", labels as text", labelled)
-            beside[name] = marks_beside(work)
+            beside[name] = (marks_beside(work), marks_beside(work, along=True))
     print()
-    print(f"{'boxes filled, marks beside them':34} {'filled':>6} {'marks ≥ 5 %':>12}")
-    for name, rows in beside.items():
+    print(f"{'boxes filled, marks beside them':34} {'filled':>6} {'any side ≥ 5 %':>15} {'along its lines ≥ 5 %':>22}")
+    for name, (rows, rows_along) in beside.items():
         flagged = [r for r in rows if r[2] >= 0.05]
-        print(f"{name:34} {len(rows):6d} {len(flagged):12d}")
+        flagged_along = [r for r in rows_along if r[2] >= 0.05]
+        print(f"{name:34} {len(rows):6d} {len(flagged):15d} {len(flagged_along):22d}")
         if args.list_marks:
             for image, box, sh in sorted(flagged, key=lambda r: -r[2]):
-                print(f"    {image:30} {box:12} marks {100 * sh:5.1f} % of its fill")
+                tag = " (along its lines too)" if any(r[0] == image and r[1] == box for r in flagged_along) else ""
+                print(f"    {image:30} {box:12} marks {100 * sh:5.1f} % of its fill{tag}")
     return 0
 
 
