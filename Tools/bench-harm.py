@@ -77,12 +77,15 @@ def harm(scan, cleared, text, art, grow=4):
     return int((changed & ink).sum()), int(ink.sum()), int(changed.sum()), int(keep.sum())
 
 
-def marks_beside(workdir, along=False):
+MARKS_SHARE = 0.05  # marks beside a filled box, over its filled pixels, at which it counts
+
+
+def marks_beside(workdir):
     """For every box `clear` filled in the book at `workdir` (book.json, scans, clear/, fill/):
-    (page, box id, marks' pixels / filled pixels). See the module's docstring. With `along`, only
-    the marks beyond the ends of the box's lines count (past its left and right sides for
-    horizontal text, its top and bottom for vertical), within the lines' band: text the line ran
-    on into, not a neighbour across it."""
+    (page, box id, share on any side, share along its lines), each the marks' pixels over the box's
+    filled pixels (see the module's docstring). Along its lines, only the marks beyond the ends of
+    the box's lines count (past its left and right sides for horizontal text, its top and bottom
+    for vertical), within the lines' band: text the line ran on into, not a neighbour across it."""
     import cv2
     book = json.load(open(os.path.join(workdir, "book.json")))
     out = []
@@ -95,19 +98,20 @@ def marks_beside(workdir, along=False):
         scan, cleared = grey(os.path.join(workdir, p["image"])), grey(cleared_path)
         filled = np.asarray(Image.open(fill_path).convert("L")) > 0
         h, w = scan.shape
-        rects = [t["rect"] for t in p.get("textBoxes", [])]
+        # Every box grown by 2 px (its own included: the fill's halo): marks there are not counted.
         occupied = np.zeros((h, w), bool)
-        for r in rects:
+        for t in p.get("textBoxes", []):
+            r = t["rect"]
             occupied[max(0, r["y"] - 2):r["y"] + r["height"] + 2, max(0, r["x"] - 2):r["x"] + r["width"] + 2] = True
         for t in p.get("textBoxes", []):
             r = t["rect"]
+            vertical = t.get("orientation") == "vertical"
             x0, y0, x1, y1 = max(0, r["x"]), max(0, r["y"]), min(w, r["x"] + r["width"]), min(h, r["y"] + r["height"])
             f = filled[y0:y1, x0:x1]
             if f.sum() < 20 or f.all():
                 continue
-            n, _, stats, _ = cv2.connectedComponentsWithStats(f.astype(np.uint8), connectivity=8)
-            across = stats[1:, cv2.CC_STAT_WIDTH if t.get("orientation") == "vertical" else cv2.CC_STAT_HEIGHT]
-            size = float(np.median(across))
+            _, _, stats, _ = cv2.connectedComponentsWithStats(f.astype(np.uint8), connectivity=8)
+            size = float(np.median(stats[1:, cv2.CC_STAT_WIDTH if vertical else cv2.CC_STAT_HEIGHT]))
             g = max(2, int(round(size)))
             box_scan = scan[y0:y1, x0:x1]
             ground, ink = float(np.median(box_scan[~f])), float(np.percentile(box_scan[f], 20))
@@ -115,16 +119,18 @@ def marks_beside(workdir, along=False):
                 continue
             X0, Y0, X1, Y1 = max(0, x0 - 2 * g), max(0, y0 - 2 * g), min(w, x1 + 2 * g), min(h, y1 + 2 * g)
             dark = (cleared[Y0:Y1, X0:X1] < ground - 0.5 * (ground - ink)).astype(np.uint8)
-            near = np.zeros(dark.shape, bool)
-            vertical = t.get("orientation") == "vertical"
-            ny0, ny1 = (max(0, y0 - g), min(h, y1 + g)) if vertical or not along else (y0, y1)
-            nx0, nx1 = (max(0, x0 - g), min(w, x1 + g)) if not vertical or not along else (x0, x1)
-            near[ny0 - Y0:ny1 - Y0, nx0 - X0:nx1 - X0] = True
-            inside = np.zeros(dark.shape, bool)
-            inside[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = True
-            counted = near & ~inside & ~(occupied[Y0:Y1, X0:X1] & ~inside)
+            free = ~occupied[Y0:Y1, X0:X1]
+            beside = np.zeros(dark.shape, bool)
+            beside[max(0, y0 - g) - Y0:min(h, y1 + g) - Y0, max(0, x0 - g) - X0:min(w, x1 + g) - X0] = True
+            along = np.zeros(dark.shape, bool)
+            if vertical:
+                along[max(0, y0 - g) - Y0:min(h, y1 + g) - Y0, x0 - X0:x1 - X0] = True
+            else:
+                along[y0 - Y0:y1 - Y0, max(0, x0 - g) - X0:min(w, x1 + g) - X0] = True
+            beside &= free
+            along &= free
             m, labels, st, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
-            marks = 0
+            marks_beside_box = marks_along = 0
             for i in range(1, m):
                 cx, cy, cw, ch, area = st[i]
                 if cx == 0 or cy == 0 or cx + cw == dark.shape[1] or cy + ch == dark.shape[0]:
@@ -132,9 +138,11 @@ def marks_beside(workdir, along=False):
                 if not (0.2 * size <= max(cw, ch) <= 1.5 * size):
                     continue
                 comp = labels[cy:cy + ch, cx:cx + cw] == i
-                if (comp & counted[cy:cy + ch, cx:cx + cw]).sum() >= 0.5 * area:
-                    marks += int(area)
-            out.append((p["image"], t["id"], marks / float(f.sum())))
+                if (comp & beside[cy:cy + ch, cx:cx + cw]).sum() >= 0.5 * area:
+                    marks_beside_box += int(area)
+                if (comp & along[cy:cy + ch, cx:cx + cw]).sum() >= 0.5 * area:
+                    marks_along += int(area)
+            out.append((p["image"], t["id"], marks_beside_box / float(f.sum()), marks_along / float(f.sum())))
     return out
 
 
@@ -249,17 +257,17 @@ def main():
             report(name, rows)
             if ndl and labels is not None:
                 report(name + ", labels as text", labelled)
-            beside[name] = (marks_beside(work), marks_beside(work, along=True))
+            beside[name] = marks_beside(work)
     print()
     print(f"{'boxes filled, marks beside them':34} {'filled':>6} {'any side ≥ 5 %':>15} {'along its lines ≥ 5 %':>22}")
-    for name, (rows, rows_along) in beside.items():
-        flagged = [r for r in rows if r[2] >= 0.05]
-        flagged_along = [r for r in rows_along if r[2] >= 0.05]
-        print(f"{name:34} {len(rows):6d} {len(flagged):15d} {len(flagged_along):22d}")
+    for name, rows in beside.items():
+        flagged = [r for r in rows if r[2] >= MARKS_SHARE]
+        print(f"{name:34} {len(rows):6d} {len(flagged):15d} {sum(r[3] >= MARKS_SHARE for r in rows):22d}")
         if args.list_marks:
-            for image, box, sh in sorted(flagged, key=lambda r: -r[2]):
-                tag = " (along its lines too)" if any(r[0] == image and r[1] == box for r in flagged_along) else ""
-                print(f"    {image:30} {box:12} marks {100 * sh:5.1f} % of its fill{tag}")
+            # Along its lines is a part of beside it, so every box counted along is listed here.
+            for image, box, share, share_along in sorted(flagged, key=lambda r: -r[2]):
+                tag = " (along its lines too)" if share_along >= MARKS_SHARE else ""
+                print(f"    {image:30} {box:12} marks {100 * share:5.1f} % of its fill{tag}")
     return 0
 
 
