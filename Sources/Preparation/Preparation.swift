@@ -37,6 +37,10 @@ public struct ClearedPage: Sendable {
     /// nil where the box gave no reading; empty when not read (`fileOnly`, or the reading off).
     /// A box at or over the bar went back to the scan and `needsReview`.
     public var edgesMade: [Double?]
+    /// Per box, the glyph-sized marks its fill left along the ends of its lines, over the pixels
+    /// filled in it (``RunOnCheck``), nil where the box gave no reading; empty when not read.
+    /// A box at or over the bar went back to the scan and `needsReview`.
+    public var runsOn: [Double?]
     /// Per box, why it was left as scanned (nil for a box that was cleared); empty with `fileOnly`.
     public var reviewReasons: [ReviewReason?]
     /// "estimate", "file+estimate" when a mask file was used, or "file" when it was used alone.
@@ -56,6 +60,8 @@ public enum ReviewReason: String, Sendable, Hashable, CustomStringConvertible {
     case textLeft
     /// The fill made edges the box's ground does not have.
     case edgesMade
+    /// The box's line runs on past its end: clearing it left a half word beside it.
+    case runsOn
 
     /// For a person reviewing the box.
     public var description: String {
@@ -64,6 +70,7 @@ public enum ReviewReason: String, Sendable, Hashable, CustomStringConvertible {
         case .joinedToDrawing: "letters of it touch a drawing's strokes (clearing the others would leave half words)"
         case .textLeft: "the fill left its text on the page (the mask missed letters, or took the art across them)"
         case .edgesMade: "the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)"
+        case .runsOn: "its line runs on past the box (clearing it would leave half a word beside it)"
         }
     }
 }
@@ -105,7 +112,7 @@ public enum PageClearing {
     ///
     /// With `fileOnly` the mask file is used alone (to score the in-fill by itself).
     public static func clear(
-        page image: Bitmap<RGBA8>, boxes: [PixelRect], maskFile: String?, source: String,
+        page image: Bitmap<RGBA8>, boxes: [PixelRect], vertical: [Bool] = [], maskFile: String?, source: String,
         infill: InFill, maskParameters: InkMaskParameters = InkMaskParameters(), fileOnly: Bool = false,
         glyphParameters: GlyphFilterParameters = .init(), checkParameters: FillCheckParameters = .init()
     ) throws -> ClearedPage {
@@ -170,30 +177,33 @@ public enum PageClearing {
         // box the glyph filter could not judge is. Without a mask file there is no reading of
         // the ink independent of the fill's, and only the edges are read.
         // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
-        let (textLeft, edges) = fileOnly ? ([], []) : checkFills(
-            scan: image, cleared: &cleared, fill: &fill, boxes: boxes, regions: regions, glyphs: &glyphs, ink: detectorInk,
-            infill: infill.parameters, parameters: checkParameters)
+        let (textLeft, edges, runsOn) = fileOnly ? ([], [], []) : checkFills(
+            scan: image, cleared: &cleared, fill: &fill, boxes: boxes, vertical: vertical, regions: regions, glyphs: &glyphs,
+            ink: detectorInk, infill: infill.parameters, parameters: checkParameters)
         let t3 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
-            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges,
+            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges, runsOn: runsOn,
             reviewReasons: reviewReasons(
-                drawing: drawn, joined: joined, textLeft: textLeft, edges: edges, flagged: glyphs.map(\.needsReview), parameters: checkParameters),
+                drawing: drawn, joined: joined, textLeft: textLeft, edges: edges, runsOn: runsOn, flagged: glyphs.map(\.needsReview),
+                parameters: checkParameters),
             maskKind: maskKind,
             maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2) + ms(t2, t3))
     }
 
-    /// Checks every box after the fill (``FillCheck``): a box whose text is left, or whose fill
-    /// made edges its ground does not have, goes back to the scan (every pixel its fill may have
-    /// changed: its region grown as far as the fill mask reaches) and is flagged. Returns each
-    /// box's readings.
+    /// Checks every box after the fill (``FillCheck``, ``RunOnCheck``): a box whose text is left,
+    /// whose fill made edges its ground does not have, or whose line runs on past it as text,
+    /// goes back to the scan (every pixel its fill may have changed: its region grown as far as
+    /// the fill mask reaches) and is flagged. `vertical` gives each box's orientation (missing
+    /// entries are horizontal). Returns each box's readings.
     static func checkFills(
-        scan: Bitmap<RGBA8>, cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, boxes: [PixelRect], regions: [PixelRect],
-        glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>?, infill p: InFillParameters, parameters: FillCheckParameters
-    ) -> (textLeft: [Double?], edges: [Double?]) {
-        var textLeft: [Double?] = [], edges: [Double?] = []
-        let readLeft = ink != nil && parameters.textLeft > 0, readEdges = parameters.edgesMade > 0
-        guard readLeft || readEdges else { return ([], []) }
+        scan: Bitmap<RGBA8>, cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, boxes: [PixelRect], vertical: [Bool] = [],
+        regions: [PixelRect], glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>?, infill p: InFillParameters,
+        parameters: FillCheckParameters
+    ) -> (textLeft: [Double?], edges: [Double?], runsOn: [Double?]) {
+        var textLeft: [Double?] = [], edges: [Double?] = [], runsOn: [Double?] = []
+        let readLeft = ink != nil && parameters.textLeft > 0, readEdges = parameters.edgesMade > 0, readRunOn = parameters.runOn > 0
+        guard readLeft || readEdges || readRunOn else { return ([], [], []) }
         // Every box is read before any goes back to the scan: a box put back would otherwise
         // change what its neighbours' rings read.
         for (i, box) in boxes.enumerated() {
@@ -202,34 +212,45 @@ public enum PageClearing {
                 textLeft.append(FillCheck.textLeft(scan: scan, cleared: cleared, filled: fill, box: box, others: others, ink: ink, parameters: parameters))
             }
             if readEdges { edges.append(FillCheck.edgesMade(scan: scan, cleared: cleared, filled: fill, box: box, ink: ink, parameters: parameters)) }
+            if readRunOn {
+                runsOn.append(RunOnCheck.share(
+                    scan: scan, cleared: cleared, filled: fill, box: box, vertical: i < vertical.count && vertical[i], boxes: boxes,
+                    parameters: parameters))
+            }
         }
         for i in boxes.indices {
-            let verdict = checkVerdict(textLeft: readLeft ? textLeft[i] : nil, edges: readEdges ? edges[i] : nil, parameters: parameters)
+            let verdict = checkVerdict(
+                textLeft: readLeft ? textLeft[i] : nil, edges: readEdges ? edges[i] : nil, runsOn: readRunOn ? runsOn[i] : nil,
+                parameters: parameters)
             guard verdict != nil else { continue }
             if i < glyphs.count { glyphs[i].needsReview = true }
             let region = i < regions.count ? regions[i] : boxes[i]
             FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth))
         }
-        return (textLeft, edges)
+        return (textLeft, edges, runsOn)
     }
 
     /// Why each flagged box was left as scanned, in the order the rules apply: the glyph filter
     /// before the fill, then the check's readings after it.
     static func reviewReasons(
-        drawing: [Bool], joined: [Bool] = [], textLeft: [Double?], edges: [Double?], flagged: [Bool], parameters: FillCheckParameters
+        drawing: [Bool], joined: [Bool] = [], textLeft: [Double?], edges: [Double?], runsOn: [Double?] = [], flagged: [Bool],
+        parameters: FillCheckParameters
     ) -> [ReviewReason?] {
         flagged.indices.map { i in
             guard flagged[i] else { return nil }
             if i < drawing.count, drawing[i] { return i < joined.count && joined[i] ? .joinedToDrawing : .inDrawing }
-            return checkVerdict(textLeft: i < textLeft.count ? textLeft[i] : nil, edges: i < edges.count ? edges[i] : nil, parameters: parameters)
+            return checkVerdict(
+                textLeft: i < textLeft.count ? textLeft[i] : nil, edges: i < edges.count ? edges[i] : nil,
+                runsOn: i < runsOn.count ? runsOn[i] : nil, parameters: parameters)
         }
     }
 
     /// The check's verdict on one box from its readings (nil where not read): text left, else
-    /// edges made, else nothing — a reading under its bar, or turned off, is no reason.
-    static func checkVerdict(textLeft: Double?, edges: Double?, parameters p: FillCheckParameters) -> ReviewReason? {
+    /// edges made, else the line running on — a reading under its bar, or turned off, is no reason.
+    static func checkVerdict(textLeft: Double?, edges: Double?, runsOn: Double? = nil, parameters p: FillCheckParameters) -> ReviewReason? {
         if let l = textLeft, p.textLeft > 0, l >= p.textLeft { return .textLeft }
         if let e = edges, p.edgesMade > 0, e >= p.edgesMade { return .edgesMade }
+        if let r = runsOn, p.runOn > 0, r >= p.runOn { return .runsOn }
         return nil
     }
 

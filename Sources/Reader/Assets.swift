@@ -329,11 +329,11 @@ struct AssetStore: Sendable {
         let maskFile = BookDirectory.maskFolder(in: book.directory) + "/" + stem + ".png"
         let usableMask = containment.inside(maskFile)
         let maskKey = usableMask.map(SourceKey.of) ?? "none"
-        let boxes = page.textBoxes.map(\.rect)
-        let key = "cleared \(InFillParameters()) \(InkMaskParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.map(\.description).joined(separator: ","))"
+        let boxes = page.textBoxes.map(\.rect), vertical = page.textBoxes.map { $0.orientation == .vertical }
+        let key = "cleared \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.map(\.description).joined(separator: ",")) v:\(vertical.map { $0 ? "1" : "0" }.joined())"
         let path = try await ensure(folder: folder, key: key, ext: "png", label: label) {
             let image = try PagePreparation.decode(source)
-            let result = try PageClearing.clear(page: image, boxes: boxes, maskFile: usableMask, source: source, infill: InFill())
+            let result = try PageClearing.clear(page: image, boxes: boxes, vertical: vertical, maskFile: usableMask, source: source, infill: InFill())
             return try PagePreparation.png(result.image, name: source)
         }
         return (path, key)

@@ -86,7 +86,7 @@ import Testing
         var glyphs = [report, report]
         var textOnly = FillCheckParameters()
         textOnly.edgesMade = 0
-        let (readings, edges) = PageClearing.checkFills(
+        let (readings, edges, _) = PageClearing.checkFills(
             scan: scan, cleared: &cleared, fill: &fill, boxes: [fence, clean], regions: [fence, clean], glyphs: &glyphs,
             ink: letters, infill: InFillParameters(), parameters: textOnly)
         #expect((readings[0] ?? 0) > 0.9, "\(readings)")
@@ -152,7 +152,7 @@ import Testing
         var (scan, cleared, fill, _) = Self.outlinedPage(width: width)
         let report = GlyphFilterReport(region: Self.box, glyphSize: 26, keptPixels: 1, droppedPixels: 0, needsReview: false)
         var glyphs = [report]
-        let (_, edges) = PageClearing.checkFills(
+        let (_, edges, _) = PageClearing.checkFills(
             scan: scan, cleared: &cleared, fill: &fill, boxes: [Self.box], regions: [Self.box], glyphs: &glyphs,
             ink: nil, infill: InFillParameters(), parameters: FillCheckParameters())
         let made = try #require(edges.first ?? nil)

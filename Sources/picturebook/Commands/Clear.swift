@@ -70,7 +70,7 @@ struct Clear: ParsableCommand {
     @Flag(help: "List the boxes left as scanned for a person to review, with the reason (on stdout, one a line).")
     var report = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0 and edgesMade=0 turn the two readings of the check after the fill off).", visibility: .hidden))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0, edgesMade=0 and runOn=0 turn the three readings of the check after the fill off).", visibility: .hidden))
     var overrides: [String] = []
 
     /// The in-fill's, the ink estimate's and the fill check's parameters from the options, every
@@ -110,22 +110,24 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/4 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
+        let fingerprintBase = "clear/5 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
             let output = try FileIO.child(stem + ".png", of: job.outDir)
-            let boxes = page.textBoxes.map(\.rect)
+            let boxes = page.textBoxes.map(\.rect), vertical = page.textBoxes.map { $0.orientation == .vertical }
             let maskFile = maskDir.map { $0 + "/" + stem + ".png" }
             // The mask is an input too: re-running `analyze` must redo the page.
             let maskKey = maskFile.flatMap { FileIO.exists($0) ? BookJob.sourceKey($0) : nil } ?? "none"
-            let fingerprint = fingerprintBase + " " + BookJob.sourceKey(source) + " mask:" + maskKey + " " + boxes.map(\.description).joined(separator: ",")
+            // The orientations are inputs too: the run-on check reads along each box's lines.
+            let fingerprint = fingerprintBase + " " + BookJob.sourceKey(source) + " mask:" + maskKey + " "
+                + boxes.map(\.description).joined(separator: ",") + " v:" + vertical.map { $0 ? "1" : "0" }.joined()
             if !force, BookJob.isUpToDate(output, fingerprint: fingerprint), fillMasks.map({ FileIO.exists($0 + "/" + stem + ".png") }) ?? true {
                 return .skipped
             }
             let image = try BookJob.decode(source)
             let result = try PageClearing.clear(
-                page: image, boxes: boxes, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly,
+                page: image, boxes: boxes, vertical: vertical, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly,
                 glyphParameters: glyphParams, checkParameters: checkParams)
             let cleared = result.image, fill = result.fill, reports = result.regions
             if !maskOnly { reviews.set(page.image, result.glyphs.map(\.needsReview), reasons: result.reviewReasons) }
@@ -136,7 +138,8 @@ struct Clear: ParsableCommand {
                 image: page.image, width: image.width, height: image.height, boxes: boxes.count, mask: result.maskKind,
                 maskMilliseconds: result.maskMilliseconds, infillMilliseconds: result.infillMilliseconds,
                 filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
-                methods: reports.map(\.method.rawValue), textLeft: result.textLeft, edgesMade: result.edgesMade))
+                methods: reports.map(\.method.rawValue), textLeft: result.textLeft, edgesMade: result.edgesMade,
+                runsOn: result.runsOn))
             return .written
         }
         try statsLines.flush()
@@ -205,6 +208,7 @@ struct PageStats: Encodable {
     /// Per box, the readings of the check after the fill (null where a box gave none).
     var textLeft: [Double?]
     var edgesMade: [Double?]
+    var runsOn: [Double?]
 }
 
 /// Per page image, which boxes `clear` left as scanned; filled from worker threads.
