@@ -28,8 +28,11 @@ struct Clear: ParsableCommand {
             scan, with PopoutText). So is a box whose text is still on the page after the fill \
             (the mask missed its letters, or took the art across them): a third or more of its \
             ink left, read against the detector's own mask; and a box whose fill made edges its \
-            ground does not have (letters left in pieces, streaks, blotches). --report lists the \
-            boxes that need review, each with the reason.
+            ground does not have (letters left in pieces, streaks, blotches); and a box whose \
+            line runs on past its end (glyph-sized marks of its text's darkness just beyond the \
+            ends of its lines: clearing it would leave half a word). The orientation in book.json \
+            says which way a box's lines run. --report lists the boxes that need review, each \
+            with the reason.
 
             Examples:
               picturebook clear Books/moon-rabbit
