@@ -28,27 +28,37 @@ public enum RunOnCheck {
     /// ground too close). `boxes` are all the page's boxes (the box's own included): marks within
     /// 2 px of any of them are another box's business. `filled` is non-zero where the fill changed
     /// the page.
+    ///
+    /// The text's ink level is read, best first: under `ink` (the detector's own mask of the ink)
+    /// in the box; else from what was filled, its darkest fifth, or its brightest for light type
+    /// (`lightInk`, the polarity `analyze` read for the box; nil when not known: dark is tried,
+    /// then light). The filled pixels include the halo round the glyphs, so for thin strokes
+    /// their fifth may still be halo, and the mask's reading is preferred.
     public static func share(
         scan: Bitmap<RGBA8>, cleared: Bitmap<RGBA8>, filled: Bitmap<UInt8>, box: PixelRect, vertical: Bool, boxes: [PixelRect],
-        parameters p: FillCheckParameters = .init()
+        ink inkMask: Bitmap<UInt8>? = nil, lightInk: Bool? = nil, parameters p: FillCheckParameters = .init()
     ) -> Double? {
         precondition(scan.width == cleared.width && scan.height == cleared.height && scan.width == filled.width
-            && scan.height == filled.height, "scan, cleared page and fill mask differ in size")
+            && scan.height == filled.height && (inkMask.map { $0.width == scan.width && $0.height == scan.height } ?? true),
+            "scan, cleared page, fill and ink masks differ in size")
         guard let b = box.intersection(scan.bounds), b.width > 0, b.height > 0 else { return nil }
         let w = scan.width
         let bw = b.width, bh = b.height
         var inBox = [Bool](repeating: false, count: bw * bh)
         var filledCount = 0
-        var groundLevels = [Int](repeating: 0, count: 256), inkLevels = groundLevels
+        var groundLevels = [Int](repeating: 0, count: 256), filledLevels = groundLevels, maskLevels = groundLevels
+        var maskCount = 0
         for y in 0..<bh {
             for x in 0..<bw {
                 let i = (b.minY + y) * w + b.minX + x
                 let level = Int(luma(scan.pixels[i]))
+                let masked = (inkMask?.pixels[i] ?? 0) != 0
+                if masked { maskLevels[level] += 1; maskCount += 1 }
                 if filled.pixels[i] != 0 {
                     inBox[y * bw + x] = true
                     filledCount += 1
-                    inkLevels[level] += 1
-                } else {
+                    filledLevels[level] += 1
+                } else if !masked {
                     groundLevels[level] += 1
                 }
             }
@@ -69,15 +79,23 @@ public enum RunOnCheck {
         extents.sort()
         let size = Double(extents[extents.count / 2])
         let g = max(2, Int(size.rounded()))
-        // Ground: the median level of what was not filled; ink: the darkest fifth of what was
-        // (the filled pixels include the halo round the glyphs). Where that is not darker than
-        // the ground by the contrast a reading needs, light type on a dark ground is tried: the
-        // brightest fifth.
+        // Ground: the median level of what was neither filled nor ink.
+        guard groundLevels.reduce(0, +) >= p.minimumInk else { return nil }
         let ground = Double(quantile(groundLevels, 0.5))
-        let dark = Double(quantile(inkLevels, 0.2)), light = Double(quantile(inkLevels, 0.8))
-        let lightInk: Bool
-        if ground - dark >= p.minimumContrast { lightInk = false } else if light - ground >= p.minimumContrast { lightInk = true } else { return nil }
-        let halfway = ground + 0.5 * ((lightInk ? light : dark) - ground)
+        let inkLevel: Double
+        if maskCount >= p.minimumInk {
+            inkLevel = Double(quantile(maskLevels, 0.5))
+        } else {
+            let dark = Double(quantile(filledLevels, 0.2)), light = Double(quantile(filledLevels, 0.8))
+            switch lightInk {
+            case false?: inkLevel = dark
+            case true?: inkLevel = light
+            case nil: inkLevel = ground - dark >= p.minimumContrast ? dark : light
+            }
+        }
+        guard abs(inkLevel - ground) >= p.minimumContrast else { return nil }
+        let lightType = inkLevel > ground
+        let halfway = ground + 0.5 * (inkLevel - ground)
         // The window: two type sizes round the box. A mark reaching its edge runs on: drawing.
         guard let win = b.expanded(by: 2 * g).intersection(scan.bounds) else { return nil }
         let ww = win.width, wh = win.height
@@ -85,7 +103,7 @@ public enum RunOnCheck {
         for y in 0..<wh {
             for x in 0..<ww {
                 let v = Double(luma(cleared.pixels[(win.minY + y) * w + win.minX + x]))
-                mark[y * ww + x] = lightInk ? v > halfway : v < halfway
+                mark[y * ww + x] = lightType ? v > halfway : v < halfway
             }
         }
         // Along the lines: past the box's ends by one type size, within its band, and farther

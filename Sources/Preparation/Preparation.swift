@@ -112,7 +112,7 @@ public enum PageClearing {
     ///
     /// With `fileOnly` the mask file is used alone (to score the in-fill by itself).
     public static func clear(
-        page image: Bitmap<RGBA8>, boxes: [PixelRect], vertical: [Bool] = [], maskFile: String?, source: String,
+        page image: Bitmap<RGBA8>, boxes: [PixelRect], vertical: [Bool] = [], lightInk: [Bool?] = [], maskFile: String?, source: String,
         infill: InFill, maskParameters: InkMaskParameters = InkMaskParameters(), fileOnly: Bool = false,
         glyphParameters: GlyphFilterParameters = .init(), checkParameters: FillCheckParameters = .init()
     ) throws -> ClearedPage {
@@ -178,8 +178,8 @@ public enum PageClearing {
         // the ink independent of the fill's, and only the edges are read.
         // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
         let (textLeft, edges, runsOn) = fileOnly ? ([], [], []) : checkFills(
-            scan: image, cleared: &cleared, fill: &fill, boxes: boxes, vertical: vertical, regions: regions, glyphs: &glyphs,
-            ink: detectorInk, infill: infill.parameters, parameters: checkParameters)
+            scan: image, cleared: &cleared, fill: &fill, boxes: boxes, vertical: vertical, lightInk: lightInk, regions: regions,
+            glyphs: &glyphs, ink: detectorInk, infill: infill.parameters, parameters: checkParameters)
         let t3 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
@@ -195,10 +195,11 @@ public enum PageClearing {
     /// whose fill made edges its ground does not have, or whose line runs on past it as text,
     /// goes back to the scan (every pixel its fill may have changed: its region grown as far as
     /// the fill mask reaches) and is flagged. `vertical` gives each box's orientation (missing
-    /// entries are horizontal). Returns each box's readings.
+    /// entries are horizontal), `lightInk` its polarity as `analyze` read it (missing or nil:
+    /// not known). Returns each box's readings.
     static func checkFills(
         scan: Bitmap<RGBA8>, cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, boxes: [PixelRect], vertical: [Bool] = [],
-        regions: [PixelRect], glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>?, infill p: InFillParameters,
+        lightInk: [Bool?] = [], regions: [PixelRect], glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>?, infill p: InFillParameters,
         parameters: FillCheckParameters
     ) -> (textLeft: [Double?], edges: [Double?], runsOn: [Double?]) {
         var textLeft: [Double?] = [], edges: [Double?] = [], runsOn: [Double?] = []
@@ -215,7 +216,7 @@ public enum PageClearing {
             if readRunOn {
                 runsOn.append(RunOnCheck.share(
                     scan: scan, cleared: cleared, filled: fill, box: box, vertical: i < vertical.count && vertical[i], boxes: boxes,
-                    parameters: parameters))
+                    ink: ink, lightInk: i < lightInk.count ? lightInk[i] : nil, parameters: parameters))
             }
         }
         for i in boxes.indices {

@@ -330,10 +330,11 @@ struct AssetStore: Sendable {
         let usableMask = containment.inside(maskFile)
         let maskKey = usableMask.map(SourceKey.of) ?? "none"
         let boxes = page.textBoxes.map(\.rect), vertical = page.textBoxes.map { $0.orientation == .vertical }
-        let key = "cleared \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.map(\.description).joined(separator: ",")) v:\(vertical.map { $0 ? "1" : "0" }.joined())"
+        let lightInk = page.textBoxes.map { $0.polarity.map { $0 == .lightOnDark } }
+        let key = "cleared \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.map(\.description).joined(separator: ",")) v:\(vertical.map { $0 ? "1" : "0" }.joined()) l:\(lightInk.map { $0.map { $0 ? "1" : "0" } ?? "-" }.joined())"
         let path = try await ensure(folder: folder, key: key, ext: "png", label: label) {
             let image = try PagePreparation.decode(source)
-            let result = try PageClearing.clear(page: image, boxes: boxes, vertical: vertical, maskFile: usableMask, source: source, infill: InFill())
+            let result = try PageClearing.clear(page: image, boxes: boxes, vertical: vertical, lightInk: lightInk, maskFile: usableMask, source: source, infill: InFill())
             return try PagePreparation.png(result.image, name: source)
         }
         return (path, key)

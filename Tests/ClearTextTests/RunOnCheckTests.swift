@@ -12,10 +12,10 @@ import Testing
     static let size = 18
 
     /// A glyph: two stems and a bar, `size` tall, 10 wide, at (x, y).
-    static func glyph(_ page: inout Bitmap<RGBA8>, _ x: Int, _ y: Int, _ c: RGBA8 = ink) {
-        page.fill(PixelRect(x: x, y: y, width: 3, height: size), with: c)
-        page.fill(PixelRect(x: x + 7, y: y, width: 3, height: size), with: c)
-        page.fill(PixelRect(x: x, y: y + size / 2, width: 10, height: 2), with: c)
+    static func glyph(_ page: inout Bitmap<RGBA8>, _ x: Int, _ y: Int, _ c: RGBA8 = ink, stem: Int = 3) {
+        page.fill(PixelRect(x: x, y: y, width: stem, height: size), with: c)
+        page.fill(PixelRect(x: x + 10 - stem, y: y, width: stem, height: size), with: c)
+        page.fill(PixelRect(x: x, y: y + size / 2, width: 10, height: min(2, stem)), with: c)
     }
 
     /// What `clear` would have made of `scan` with the ink in `box` filled: the cleared page and
@@ -101,6 +101,31 @@ import Testing
         let (scan, box) = Self.line(taken: 4, ground: night, ink: white)
         let (cleared, fill) = Self.cleared(scan, box: box, ground: night)
         let share = try #require(RunOnCheck.share(scan: scan, cleared: cleared, filled: fill, box: box, vertical: false, boxes: [box]))
+        #expect(share >= FillCheckParameters().runOn, "\(share)")
+    }
+
+    /// Hairline type: what was filled is mostly the halo round the strokes, so its darkest fifth
+    /// is still ground and gives no reading; the detector's mask of the ink gives the ink's level.
+    @Test func hairlineTypeIsReadUnderTheDetectorsMask() throws {
+        var scan = Bitmap(width: 240, height: 160, fill: Self.paper)
+        var mask = Bitmap<UInt8>(width: 240, height: 160, fill: 0)
+        for k in 0..<5 { Self.glyph(&scan, 40 + 14 * k, 60, stem: 1) }
+        for i in scan.pixels.indices where scan.pixels[i] == Self.ink { mask.pixels[i] = 255 }
+        // Two glyphs left past the box: hairlines weigh little against the haloed fill.
+        let box = PixelRect(x: 36, y: 56, width: 14 * 3 + 2, height: Self.size + 8)
+        let (cleared, fill) = Self.cleared(scan, box: box)
+        #expect(RunOnCheck.share(scan: scan, cleared: cleared, filled: fill, box: box, vertical: false, boxes: [box], lightInk: false) == nil)
+        let share = try #require(RunOnCheck.share(scan: scan, cleared: cleared, filled: fill, box: box, vertical: false, boxes: [box], ink: mask))
+        #expect(share >= FillCheckParameters().runOn, "\(share)")
+    }
+
+    /// The polarity `analyze` read is the one looked for: dark type is not looked for as light.
+    @Test func thePolarityGivenIsTheOneRead() throws {
+        let night = RGBA8(r: 24, g: 30, b: 70), white = RGBA8(r: 245, g: 245, b: 240)
+        let (scan, box) = Self.line(taken: 4, ground: night, ink: white)
+        let (cleared, fill) = Self.cleared(scan, box: box, ground: night)
+        #expect(RunOnCheck.share(scan: scan, cleared: cleared, filled: fill, box: box, vertical: false, boxes: [box], lightInk: false) == nil)
+        let share = try #require(RunOnCheck.share(scan: scan, cleared: cleared, filled: fill, box: box, vertical: false, boxes: [box], lightInk: true))
         #expect(share >= FillCheckParameters().runOn, "\(share)")
     }
 
