@@ -29,11 +29,11 @@ public enum RunOnCheck {
     /// 2 px of any of them are another box's business. `filled` is non-zero where the fill changed
     /// the page.
     ///
-    /// The text's ink level is read, best first: under `ink` (the detector's own mask of the ink)
-    /// in the box; else from what was filled, its darkest fifth, or its brightest for light type
-    /// (`lightInk`, the polarity `analyze` read for the box; nil when not known: dark is tried,
-    /// then light). The filled pixels include the halo round the glyphs, so for thin strokes
-    /// their fifth may still be halo, and the mask's reading is preferred.
+    /// The text's ink level is read from what was filled: its darkest fifth, or its brightest for
+    /// light type (`lightInk`, the polarity `analyze` read for the box). The filled pixels include
+    /// the halo round the glyphs, so for hairlines that fifth may still be halo and give too
+    /// little contrast; then the median under `ink` (the detector's own mask of the ink) is read
+    /// instead. With the polarity not known: dark, then the mask, then light.
     public static func share(
         scan: Bitmap<RGBA8>, cleared: Bitmap<RGBA8>, filled: Bitmap<UInt8>, box: PixelRect, vertical: Bool, boxes: [PixelRect],
         ink inkMask: Bitmap<UInt8>? = nil, lightInk: Bool? = nil, parameters p: FillCheckParameters = .init()
@@ -82,18 +82,20 @@ public enum RunOnCheck {
         // Ground: the median level of what was neither filled nor ink.
         guard groundLevels.reduce(0, +) >= p.minimumInk else { return nil }
         let ground = Double(quantile(groundLevels, 0.5))
-        let inkLevel: Double
-        if maskCount >= p.minimumInk {
-            inkLevel = Double(quantile(maskLevels, 0.5))
-        } else {
-            let dark = Double(quantile(filledLevels, 0.2)), light = Double(quantile(filledLevels, 0.8))
-            switch lightInk {
-            case false?: inkLevel = dark
-            case true?: inkLevel = light
-            case nil: inkLevel = ground - dark >= p.minimumContrast ? dark : light
-            }
+        // The fill's own reading first (the one the rule was decided with); where it gives too
+        // little contrast (hairlines, whose filled fifth is still halo), the mask's.
+        let dark = Double(quantile(filledLevels, 0.2)), light = Double(quantile(filledLevels, 0.8))
+        let masked: Double? = maskCount >= p.minimumInk ? Double(quantile(maskLevels, 0.5)) : nil
+        let c = p.minimumContrast
+        let darkReading = ground - dark >= c ? dark : nil, lightReading = light - ground >= c ? light : nil
+        let maskReading = masked.flatMap { abs($0 - ground) >= c ? $0 : nil }
+        let read: Double?
+        switch lightInk {
+        case false?: read = darkReading ?? maskReading.flatMap { $0 < ground ? $0 : nil }
+        case true?: read = lightReading ?? maskReading.flatMap { $0 > ground ? $0 : nil }
+        case nil: read = darkReading ?? maskReading ?? lightReading
         }
-        guard abs(inkLevel - ground) >= p.minimumContrast else { return nil }
+        guard let inkLevel = read else { return nil }
         let lightType = inkLevel > ground
         let halfway = ground + 0.5 * (inkLevel - ground)
         // The window: two type sizes round the box. A mark reaching its edge runs on: drawing.
