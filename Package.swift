@@ -204,7 +204,7 @@ let package = Package(
             name: "TextDetectionTests", dependencies: ["TextDetection", "PageAnalysis", "Codecs", "Raster", "Geometry"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "PreparationTests", dependencies: ["Preparation", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
+            name: "PreparationTests", dependencies: ["Preparation", "BookModel", "ClearText", "Codecs", "Raster", "Geometry", "TestSupport"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FormatsTests", dependencies: ["Formats", "BookModel", "Geometry", "Codecs", "Raster", "picturebook"],

@@ -196,6 +196,9 @@ public struct TextBox: Hashable, Sendable {
     /// whole (the box lies in a drawing): its pixels were left as scanned, and the reader shows the
     /// page as the scan with PopoutText until a person has looked.
     public var needsReview = false
+    /// Why `clear` left the box as scanned, when it did (absent in books cleared before reasons
+    /// were recorded, and for boxes not flagged).
+    public var reviewReason: ReviewReason?
     /// Who made the box. Absent means a person did: analysis replaces only `.detected` boxes.
     public var source: BoxSource?
     public var extraFields: JSONObject

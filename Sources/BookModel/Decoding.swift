@@ -18,7 +18,7 @@ struct ManifestDecoder {
     static let pageKeys = ["image", "width", "height", "label", "role", "single", "textBoxes"]
     static let boxKeys = [
         "id", "role", "rect", "text", "textSources", "language", "order", "orientation", "polarity", "inkColor", "backgroundColor",
-        "confidence", "source", "needsReview",
+        "confidence", "source", "needsReview", "reviewReason",
     ]
     static let rectKeys = ["x", "y", "width", "height"]
 
@@ -311,6 +311,13 @@ struct ManifestDecoder {
         if let v = optional(o, "confidence") { box.confidence = number(v, at: path / "confidence") }
         if let v = optional(o, "source") { box.source = closed(BoxSource.self, v, at: path / "source") }
         if let v = optional(o, "needsReview") { box.needsReview = bool(v, at: path / "needsReview") ?? false }
+        if let v = optional(o, "reviewReason") {
+            box.reviewReason = closed(ReviewReason.self, v, at: path / "reviewReason")
+            if box.reviewReason != nil, !box.needsReview {
+                warning(path / "reviewReason", "a reason without \"needsReview\": true; it is ignored, and dropped when the book is saved")
+                box.reviewReason = nil
+            }
+        }
         return box
     }
 

@@ -62,6 +62,7 @@ extension TextBox {
         if let confidence, confidence.isFinite { known.append(("confidence", .number(JSONNumber(confidence)))) }
         if let source { known.append(("source", .string(source.rawValue))) }
         if needsReview || layout.keeps("needsReview") { known.append(("needsReview", .bool(needsReview))) }
+        if let reviewReason { known.append(("reviewReason", .string(reviewReason.rawValue))) }
         return .object(assemble(known, extras: extraFields, layout: layout))
     }
 }

@@ -2,6 +2,7 @@
 // runs on demand for one page: clearing the printed text, cropping a text block, and shrinking a
 // scan for the screen. Pure functions of their inputs; callers decide where outputs go.
 
+public import BookModel
 public import ClearText
 public import Geometry
 public import Raster
@@ -47,32 +48,6 @@ public struct ClearedPage: Sendable {
     public var maskKind: String
     public var maskMilliseconds: Double
     public var infillMilliseconds: Double
-}
-
-/// Why `clear` left a box as scanned and flagged it for review.
-public enum ReviewReason: String, Sendable, Hashable, CustomStringConvertible {
-    /// The glyph filter gave up much of the box's mask: the box lies in a drawing.
-    case inDrawing
-    /// Letters of the box are joined to a drawing's strokes: they stay, and clearing the rest
-    /// would leave half words, so the whole box stays as scanned.
-    case joinedToDrawing
-    /// After the fill, a third or more of the box's text was still on the page.
-    case textLeft
-    /// The fill made edges the box's ground does not have.
-    case edgesMade
-    /// The box's line runs on past its end: clearing it left a half word beside it.
-    case runsOn
-
-    /// For a person reviewing the box.
-    public var description: String {
-        switch self {
-        case .inDrawing: "its ink could not be shown to be type alone (it lies in a drawing)"
-        case .joinedToDrawing: "letters of it touch a drawing's strokes (clearing the others would leave half words)"
-        case .textLeft: "the fill left its text on the page (the mask missed letters, or took the art across them)"
-        case .edgesMade: "the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)"
-        case .runsOn: "its line runs on past the box (clearing it would leave half a word beside it)"
-        }
-    }
 }
 
 public enum PageClearing {

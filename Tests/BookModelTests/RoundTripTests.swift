@@ -276,4 +276,23 @@ import Testing
         ])
         #expect(page.textBoxesInReadingOrder.map(\.id) == ["a", "b", "c", "d"])
     }
+
+    /// `clear`'s review flag and its reason are kept through a load and save, and a reason left
+    /// on a box whose flag was taken off is dropped (with a warning) rather than written back.
+    @Test func theReviewReasonIsKeptWithItsFlag() throws {
+        let text = """
+            {"format": "picturebook-book/1", "title": "R", "languages": ["en"], "readingDirection": "ltr", "pages": [
+              {"image": "p.png", "width": 100, "height": 80, "textBoxes": [
+                {"id": "a", "rect": {"x": 1, "y": 1, "width": 20, "height": 10}, "needsReview": true, "reviewReason": "runsOn"},
+                {"id": "b", "rect": {"x": 1, "y": 30, "width": 20, "height": 10}, "reviewReason": "textLeft"}]}]}
+            """
+        let (book, warnings) = try Book.decode(Array(text.utf8))
+        #expect(book.pages[0].textBoxes.map(\.reviewReason) == [.runsOn, nil])
+        #expect(warnings.count == 1)
+        let saved = String(decoding: book.encoded(), as: UTF8.self)
+        #expect(saved.contains("\"reviewReason\": \"runsOn\""), "\(saved)")
+        #expect(!saved.contains("textLeft"), "\(saved)")
+        let (again, _) = try Book.decode(book.encoded())
+        #expect(again.pages[0].textBoxes[0].reviewReason == .runsOn && again.pages[0].textBoxes[0].needsReview)
+    }
 }

@@ -53,6 +53,10 @@ import Testing
         Case(old: #"{"x": 60, "y": 5, "width": 50, "height": 50}"#, new: #"{"x": 60, "width": 50, "height": 50}"#,
              path: "pages[1].textBoxes[1].rect.y", fragment: "required field is missing"),
         Case(old: #""id": "b2""#, new: #""id": 2"#, path: "pages[1].textBoxes[1].id", fragment: #"write it in quotes: "2""#),
+        Case(old: #""id": "b2""#, new: #""id": "b2", "needsReview": true, "reviewReason": "because""#,
+             path: "pages[1].textBoxes[1].reviewReason", fragment: #"expected "inDrawing" or "joinedToDrawing""#),
+        Case(old: #""id": "b2""#, new: #""id": "b2", "reviewReason": "runsOn""#,
+             path: "pages[1].textBoxes[1].reviewReason", fragment: "without \"needsReview\": true", severity: .warning),
         Case(old: #""pages": ["#, new: #""pages": {}, "unused": ["#, path: "pages", fragment: "expected an array of pages"),
 
         // Format version

@@ -48,6 +48,16 @@ def _book_copy(books, name, extra_langs=()):
         p.write_text(json.dumps(book, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
+def _flag_for_review(book_dir, page, box, reason):
+    """Marks a box as `picturebook clear` marks one it left as scanned."""
+    p = book_dir / "book.json"
+    book = json.loads(p.read_text(encoding="utf-8"))
+    b = next(x for x in book["pages"][page - 1]["textBoxes"] if x["id"] == box)
+    b["needsReview"] = True
+    b["reviewReason"] = reason
+    p.write_text(json.dumps(book, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def editing(tmp_path_factory):
     """(url, books folder) of a `serve --edit` with the editors alice and bob."""
@@ -61,6 +71,8 @@ def editing(tmp_path_factory):
     for size in ("phone", "desktop"):
         for use in ("flow", "conflict", "keys", "history", "zoom"):
             _book_copy(books, f"{use}-{size}", extra_langs=("ja",))
+        _book_copy(books, f"review-{size}")
+        _flag_for_review(books / f"review-{size}", page=2, box="p002-b2", reason="runsOn")
     for name, pw in PASSWORDS.items():
         r = subprocess.run([binary, "users", "add", name, "--role", ROLES[name], "--library", str(books), "--password-stdin"],
                            input=pw + "\n", capture_output=True, text=True, timeout=120)
@@ -459,3 +471,35 @@ def test_phone_handles_are_finger_sized_and_unsaved_changes_are_kept(ed):
     stored = json.loads((books / "keys-phone" / "book.json").read_text(encoding="utf-8"))
     rect = next(x for x in stored["pages"][2]["textBoxes"] if x["id"] == "p003-b1")["rect"]
     assert [rect[k] for k in ("x", "y", "width", "height")] == r0, "nothing was saved"
+
+
+# ---------------------------------------------------------------- boxes `clear` left as scanned
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_box_left_for_review_shows_why(ed, size, request):
+    """A box `clear` flagged is marked on the page and in the list, and its form says why, what the
+    reader does with the page, and what helps; the flag and its reason survive a save."""
+    phone, url, _ = ed
+    book = f"review-{request.node.callspec.id}"
+    at_size(phone, size)
+    open_editor(phone, url, book, 2)
+    flagged = phone.el('.ed-box[data-id="p002-b2"]')
+    assert "review" in flagged.get_attribute("class").split()
+    assert "left as scanned" in flagged.get_attribute("aria-label")
+    assert "review" not in phone.el('.ed-box[data-id="p002-b1"]').get_attribute("class").split()
+    assert phone.el('.ed-list-btn[data-id="p002-b2"]').text.startswith("⚑")
+    assert not phone.el('.ed-list-btn[data-id="p002-b1"]').text.startswith("⚑")
+    select(phone, "p002-b2")
+    note = phone.el(".ed-box-form .ed-review")
+    assert note.get_attribute("data-reason") == "runsOn"
+    assert "runs on past the box" in note.text and "run clear again" in note.text, note.text
+    assert note.is_displayed()
+    select(phone, "p002-b1")
+    assert not phone.els(".ed-box-form .ed-review"), "an unflagged box has no note"
+    # The box's text corrected and saved: the flag and the reason are kept as they were.
+    select(phone, "p002-b2")
+    type_into(phone, "#ed-text-en", "A librarian's reading.")
+    save(phone)
+    stored = stored_box(Client(url, "bob"), book, 2, "p002-b2")
+    assert stored["text"]["en"] == "A librarian's reading."
+    assert stored["needsReview"] is True and stored["reviewReason"] == "runsOn", stored

@@ -33,8 +33,25 @@ import Testing
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 1, "\(r.stdout)")
         #expect(lines.first?.contains("box drawn") == true && lines.first?.contains("it lies in a drawing") == true, "\(r.stdout)")
-        // Run again: the page is up to date, so its reason is not known now, and the line says so.
+        // The reason is recorded in book.json beside the flag, and only on the flagged box.
+        let book = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/book.json"))) as? [String: Any])
+        let boxes = try #require(((book["pages"] as? [[String: Any]])?.first?["textBoxes"]) as? [[String: Any]])
+        #expect(boxes.map { $0["reviewReason"] as? String } == ["inDrawing", nil])
+        #expect(boxes.map { $0["needsReview"] as? Bool } == [true, nil])
+        // Run again: the page is up to date and not read now; the report gives the recorded reason.
         let again = try CLI.run(["clear", dir, "--report"])
-        #expect(again.stdout.contains("box drawn") && again.stdout.contains("--force"), "\(again.stdout)")
+        #expect(again.stdout.contains("box drawn") && again.stdout.contains("it lies in a drawing"), "\(again.stdout)")
+        #expect(!again.stdout.contains("--force"), "\(again.stdout)")
+        // A book cleared before reasons were recorded has the flag alone: the report says how to
+        // get the reason.
+        var pages = try #require(book["pages"] as? [[String: Any]])
+        var old = try #require(pages[0]["textBoxes"] as? [[String: Any]])
+        old[0].removeValue(forKey: "reviewReason")
+        pages[0]["textBoxes"] = old
+        var legacyBook = book
+        legacyBook["pages"] = pages
+        try JSONSerialization.data(withJSONObject: legacyBook).write(to: URL(fileURLWithPath: dir + "/book.json"))
+        let legacy = try CLI.run(["clear", dir, "--report"])
+        #expect(legacy.stdout.contains("box drawn") && legacy.stdout.contains("--force"), "\(legacy.stdout)")
     }
 }

@@ -4,6 +4,7 @@
 // mask file only the edges are read, and for the in-fill scored alone (`fileOnly`) nothing is.
 
 @testable import ClearText
+import BookModel
 import Codecs
 import Foundation
 import Geometry

@@ -15,6 +15,15 @@
     ['+ / − / 0', 'zoom in, out, fit the page'], ['Ctrl/⌘ + wheel', 'zoom at the pointer (the wheel pans)'],
   ];
   const CORNERS = ['nw', 'ne', 'sw', 'se'];
+  // Why `picturebook clear` left a box exactly as scanned (book.json `reviewReason`; the same
+  // sentences as Sources/BookModel/ReviewReason.swift, which `clear --report` prints).
+  const REVIEW = {
+    inDrawing: 'its ink could not be shown to be type alone (it lies in a drawing)',
+    joinedToDrawing: "letters of it touch a drawing's strokes (clearing the others would leave half words)",
+    textLeft: 'the fill left its text on the page (the mask missed letters, or took the art across them)',
+    edgesMade: 'the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)',
+    runsOn: 'its line runs on past the box (clearing it would leave half a word beside it)',
+  };
   const ui = pb.editor;
 
   class Page {
@@ -148,10 +157,10 @@
       if (!this.layer) return;
       this.layer.replaceChildren(...this.boxes().map((b) => {
         const sel = b.id === this.selected;
-        const el = h('div', { class: 'ed-box' + (sel ? ' selected' : '') + (b.role === 'pageNumber' ? ' page-number' : ''),
+        const el = h('div', { class: 'ed-box' + (sel ? ' selected' : '') + (b.role === 'pageNumber' ? ' page-number' : '') + (b.needsReview ? ' review' : ''),
           'data-id': b.id, 'data-role': b.role || 'body', role: 'button', 'aria-pressed': String(sel),
-          'aria-label': `Box ${b.id}, ${b.role || 'body'}` },
-        h('span', { class: 'ed-tag', 'aria-hidden': 'true' }, `${b.order != null ? b.order + ' ' : ''}${b.role || 'body'}`));
+          'aria-label': `Box ${b.id}, ${b.role || 'body'}${b.needsReview ? ', left as scanned for review' : ''}` },
+        h('span', { class: 'ed-tag', 'aria-hidden': 'true' }, `${b.order != null ? b.order + ' ' : ''}${b.role || 'body'}${b.needsReview ? ' · review' : ''}`));
         if (sel) for (const c of CORNERS) el.append(h('span', { class: 'ed-handle ' + c, 'data-corner': c, 'aria-hidden': 'true' }));
         this.placeBox(el, b.rect);
         return el;
@@ -175,7 +184,7 @@
         }, false); } });
       const list = h('ol', { class: 'ed-list', 'aria-label': 'Boxes in reading order' },
         ...this.sortedBoxes().map((b) => h('li', {}, h('button', { type: 'button', class: 'ed-list-btn', 'data-id': b.id, 'aria-pressed': String(b.id === this.selected),
-          onclick: () => this.select(b.id) }, `${b.id} · ${b.role || 'body'}${b.text ? ' · ' + String(Object.values(b.text)[0] || '').slice(0, 24) : ''}`))));
+          onclick: () => this.select(b.id) }, `${b.needsReview ? '⚑ ' : ''}${b.id} · ${b.role || 'body'}${b.text ? ' · ' + String(Object.values(b.text)[0] || '').slice(0, 24) : ''}`))));
       this.side.replaceChildren(
         h('div', { class: 'ed-row' }, reviewed, h('label', { for: 'ed-reviewed' }, 'Page reviewed')),
         h('div', { class: 'ed-row' },
@@ -205,6 +214,7 @@
       return h('form', { class: 'ed-form ed-box-form', 'data-id': b.id, onsubmit: (e) => e.preventDefault() },
         h('h2', {}, `Box ${b.id}`),
         h('p', { class: 'ed-rect', 'data-rect': `${r.x},${r.y},${r.width},${r.height}` }, `x ${r.x}, y ${r.y}, ${r.width} × ${r.height} px`),
+        b.needsReview ? this.reviewNote(b) : null,
         h('div', { class: 'ed-grid' }, field('Role', 'ed-role', role), field('Reading order', 'ed-order', order),
           field('Orientation', 'ed-orientation', orient), field('Printed language', 'ed-language', lang)),
         h('h3', {}, 'Text and translations'), ...texts,
@@ -214,6 +224,14 @@
             if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(t)) { newLang.setCustomValidity('A language tag like fr or zh-Hant'); newLang.reportValidity(); return; }
             this.change(() => { b.text = b.text || {}; if (b.text[t] == null) b.text[t] = ''; });
           } }, 'Add')));
+    }
+    // A box `clear` left as scanned: why, what the reader does with its page, and what helps.
+    reviewNote(b) {
+      const why = REVIEW[b.reviewReason] || 'its ink could not be shown to be type alone, or its fill was not clean';
+      return h('p', { class: 'ed-review', role: 'note', 'data-reason': b.reviewReason || '' },
+        h('strong', {}, 'Left as scanned by clear: '), why + '. ',
+        'Readers see this page as the scan, with PopoutText. Correct the box (take in the whole line, leave out the drawing) ' +
+        'and run clear again: it judges the box afresh.');
     }
     textField(b, l) {
       const id = `ed-text-${l}`;

@@ -149,17 +149,17 @@ struct Clear: ParsableCommand {
             return .written
         }
         try statsLines.flush()
-        let flagged = try recordReviews(reviews.all, book: job)
+        let flagged = try recordReviews(reviews.all, reasons: reviews.reasons, book: job)
         job.summarize(outcome, noun: "cleared")
         if flagged > 0 { Console.err("clear: \(flagged) box(es) left as scanned for review (--report lists them)") }
         if report { try printReport(directory: job.directory, reasons: reviews.reasons) }
         if outcome.failed > 0 { throw ExitCode.failure }
     }
 
-    /// Writes this run's verdicts into book.json: `needsReview` set on the boxes left as scanned and
-    /// cleared on the others of every page cleared now (pages skipped as up to date keep theirs).
-    /// Returns how many boxes of the whole book need review.
-    private func recordReviews(_ verdicts: [String: [Bool]], book job: BookJob) throws -> Int {
+    /// Writes this run's verdicts into book.json: `needsReview` and its `reviewReason` set on the
+    /// boxes left as scanned and cleared on the others of every page cleared now (pages skipped as
+    /// up to date keep theirs). Returns how many boxes of the whole book need review.
+    private func recordReviews(_ verdicts: [String: [Bool]], reasons: [String: [ReviewReason?]], book job: BookJob) throws -> Int {
         guard !verdicts.isEmpty else { return job.book.pages.reduce(0) { $0 + $1.textBoxes.filter(\.needsReview).count } }
         var model: Book
         do { model = try Book.load(directory: job.directory).book } catch {
@@ -169,8 +169,12 @@ struct Clear: ParsableCommand {
         var changed = false
         for i in model.pages.indices {
             guard let flags = verdicts[model.pages[i].image], flags.count == model.pages[i].textBoxes.count else { continue }
-            for (j, flag) in flags.enumerated() where model.pages[i].textBoxes[j].needsReview != flag {
+            let why = reasons[model.pages[i].image] ?? []
+            for (j, flag) in flags.enumerated() {
+                let reason = flag && j < why.count ? why[j] : nil
+                guard model.pages[i].textBoxes[j].needsReview != flag || model.pages[i].textBoxes[j].reviewReason != reason else { continue }
                 model.pages[i].textBoxes[j].needsReview = flag
+                model.pages[i].textBoxes[j].reviewReason = reason
                 changed = true
             }
         }
@@ -192,10 +196,12 @@ struct Clear: ParsableCommand {
         for (n, page) in model.pages.enumerated() {
             let why = reasons[page.image] ?? []
             for (j, box) in page.textBoxes.enumerated() where box.needsReview {
-                // Pages up to date from an earlier run were not read now: their reason is not known.
-                let reason = j < why.count ? why[j].map(\.description) : nil
+                // Pages up to date from an earlier run were not read now: book.json has the reason
+                // that run recorded (books cleared before reasons were recorded have none).
+                let reason = (j < why.count ? why[j] : nil) ?? box.reviewReason
                 print("page \(n + 1) (\(page.image)) box \(box.id) at \(box.rect): left as scanned; "
-                    + (reason ?? "its ink could not be shown to be type alone, or its fill was not clean (run with --force for the reason)"))
+                    + (reason?.description
+                        ?? "its ink could not be shown to be type alone, or its fill was not clean (run with --force for the reason)"))
             }
         }
     }
