@@ -149,4 +149,25 @@ import Testing
         #expect(throws: ClearTextError.self) { try p.validate() }
         #expect(FillCheckParameters().description.contains("runOn=0.05"))
     }
+
+    /// Boxes at and past the page's edges, of one pixel, or filled whole, on pages down to 1×1:
+    /// a reading or nil, never a trap.
+    @Test(arguments: [
+        PixelRect(x: 0, y: 0, width: 40, height: 30), PixelRect(x: 200, y: 130, width: 60, height: 60),
+        PixelRect(x: -10, y: -10, width: 30, height: 30), PixelRect(x: 300, y: 300, width: 10, height: 10),
+        PixelRect(x: 10, y: 10, width: 1, height: 1), PixelRect(x: 0, y: 0, width: 240, height: 160),
+    ])
+    func edgesAndDegenerateBoxesGiveAReadingOrNone(_ box: PixelRect) {
+        var (scan, _) = Self.line(taken: 5)
+        Self.glyph(&scan, 2, 2)
+        Self.glyph(&scan, 226, 140)
+        let (cleared, fill) = Self.cleared(scan, box: box.intersection(scan.bounds) ?? PixelRect(x: 0, y: 0, width: 1, height: 1))
+        for vertical in [false, true] {
+            if let share = RunOnCheck.share(scan: scan, cleared: cleared, filled: fill, box: box, vertical: vertical, boxes: [box]) {
+                #expect(share >= 0 && share.isFinite)
+            }
+        }
+        let one = Bitmap(width: 1, height: 1, fill: Self.ink), none = Bitmap<UInt8>(width: 1, height: 1, fill: 255)
+        #expect(RunOnCheck.share(scan: one, cleared: one, filled: none, box: box, vertical: false, boxes: [box]) == nil)
+    }
 }
