@@ -42,6 +42,16 @@ import Testing
         let again = try CLI.run(["clear", dir, "--report"])
         #expect(again.stdout.contains("box drawn") && again.stdout.contains("it lies in a drawing"), "\(again.stdout)")
         #expect(!again.stdout.contains("--force"), "\(again.stdout)")
+        // The same for scripts: `--json` on stdout, the page up to date, the box with its reason.
+        let json = try CLI.run(["clear", dir, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let run = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(run["cleared"] as? Int == 0 && run["upToDate"] as? Int == 1 && run["failed"] as? Int == 0, "\(run)")
+        let review = try #require(run["review"] as? [[String: Any]])
+        #expect(review.count == 1)
+        #expect(review.first?["box"] as? String == "drawn" && review.first?["reason"] as? String == "inDrawing")
+        #expect(review.first?["page"] as? Int == 1 && (review.first?["rect"] as? [String: Int])?["width"] == 190)
+        #expect((review.first?["description"] as? String)?.contains("lies in a drawing") == true)
         // A book cleared before reasons were recorded has the flag alone: the report says how to
         // get the reason.
         var pages = try #require(book["pages"] as? [[String: Any]])

@@ -38,6 +38,7 @@ struct Clear: ParsableCommand {
               picturebook clear Books/moon-rabbit
               picturebook clear corpus --out /tmp/cleared --fill-masks /tmp/masks --stats /tmp/times.jsonl
               picturebook clear scans/ --report
+              picturebook clear scans/ --json
             """)
 
     @Argument(help: ArgumentHelp("The book folder.", valueName: "book-dir"), completion: .directory)
@@ -69,6 +70,9 @@ struct Clear: ParsableCommand {
 
     @Flag(help: "Redo outputs even when they are up to date.")
     var force = false
+
+    @Flag(help: "Print the run as JSON on stdout: pages cleared, up to date and failed, and every box left as scanned with its reason.")
+    var json = false
 
     @Flag(help: "List the boxes left as scanned for a person to review, with the reason (on stdout, one a line).")
     var report = false
@@ -152,7 +156,16 @@ struct Clear: ParsableCommand {
         let flagged = try recordReviews(reviews.all, reasons: reviews.reasons, book: job)
         job.summarize(outcome, noun: "cleared")
         if flagged > 0 { Console.err("clear: \(flagged) box(es) left as scanned for review (--report lists them)") }
-        if report { try printReport(directory: job.directory, reasons: reviews.reasons) }
+        if report || json {
+            let entries = try ClearReport.entries(directory: job.directory, reasons: reviews.reasons)
+            if json {
+                try Console.json(ClearReport(
+                    book: job.directory, out: job.outDir, cleared: outcome.written, upToDate: outcome.skipped, failed: outcome.failed,
+                    review: entries))
+            } else {
+                for e in entries { print(e.line) }
+            }
+        }
         if outcome.failed > 0 { throw ExitCode.failure }
     }
 
@@ -187,24 +200,6 @@ struct Clear: ParsableCommand {
         return model.pages.reduce(0) { $0 + $1.textBoxes.filter(\.needsReview).count }
     }
 
-    private func printReport(directory: String, reasons: [String: [ReviewReason?]]) throws {
-        let model: Book
-        do { model = try Book.load(directory: directory).book } catch {
-            Console.error("clear: \(error)")
-            throw ExitCode.failure
-        }
-        for (n, page) in model.pages.enumerated() {
-            let why = reasons[page.image] ?? []
-            for (j, box) in page.textBoxes.enumerated() where box.needsReview {
-                // Pages up to date from an earlier run were not read now: book.json has the reason
-                // that run recorded (books cleared before reasons were recorded have none).
-                let reason = (j < why.count ? why[j] : nil) ?? box.reviewReason
-                print("page \(n + 1) (\(page.image)) box \(box.id) at \(box.rect): left as scanned; "
-                    + (reason?.description
-                        ?? "its ink could not be shown to be type alone, or its fill was not clean (run with --force for the reason)"))
-            }
-        }
-    }
 }
 
 struct PageStats: Encodable {
