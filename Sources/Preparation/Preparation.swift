@@ -86,6 +86,10 @@ public enum PageClearing {
     ///   estimated ink is dropped unless the estimate found under a third of the file's ink.
     ///
     /// With `fileOnly` the mask file is used alone (to score the in-fill by itself).
+    ///
+    /// `vertical` and `lightInk` give, per box, the orientation of its lines and its polarity
+    /// (light type on a dark ground; nil when not known), as book.json records them: the run-on
+    /// check reads along the lines, for ink of that polarity. Missing entries are horizontal, not known.
     public static func clear(
         page image: Bitmap<RGBA8>, boxes: [PixelRect], vertical: [Bool] = [], lightInk: [Bool?] = [], maskFile: String?, source: String,
         infill: InFill, maskParameters: InkMaskParameters = InkMaskParameters(), fileOnly: Bool = false,
