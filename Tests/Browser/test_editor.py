@@ -492,7 +492,7 @@ def test_a_box_left_for_review_shows_why(ed, size, request):
     select(phone, "p002-b2")
     note = phone.el(".ed-box-form .ed-review")
     assert note.get_attribute("data-reason") == "runsOn"
-    assert "runs on past the box" in note.text and "run clear again" in note.text, note.text
+    assert "runs on past the box" in note.text and "Widen the box" in note.text, note.text
     assert note.is_displayed()
     select(phone, "p002-b1")
     assert not phone.els(".ed-box-form .ed-review"), "an unflagged box has no note"

@@ -18,11 +18,16 @@
   // Why `picturebook clear` left a box exactly as scanned (book.json `reviewReason`; the same
   // sentences as Sources/BookModel/ReviewReason.swift, which `clear --report` prints).
   const REVIEW = {
-    inDrawing: 'its ink could not be shown to be type alone (it lies in a drawing)',
-    joinedToDrawing: "letters of it touch a drawing's strokes (clearing the others would leave half words)",
-    textLeft: 'the fill left its text on the page (the mask missed letters, or took the art across them)',
-    edgesMade: 'the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)',
-    runsOn: 'its line runs on past the box (clearing it would leave half a word beside it)',
+    inDrawing: ['its ink could not be shown to be type alone (it lies in a drawing)',
+      'Draw the box round the letters alone, leaving the drawing out, and run clear again.'],
+    joinedToDrawing: ["letters of it touch a drawing's strokes (clearing the others would leave half words)",
+      'Clear does not erase a drawing, so a box like this stays as scanned; its text still pops out.'],
+    textLeft: ['the fill left its text on the page (the mask missed letters, or took the art across them)',
+      'Check the box holds the whole text and run clear again; over busy art it may stay as scanned.'],
+    edgesMade: ['the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)',
+      'Check the box holds the whole text and run clear again; over busy art it may stay as scanned.'],
+    runsOn: ['its line runs on past the box (clearing it would leave half a word beside it)',
+      'Widen the box to take in the whole line, and run clear again.'],
   };
   const ui = pb.editor;
 
@@ -227,11 +232,10 @@
     }
     // A box `clear` left as scanned: why, what the reader does with its page, and what helps.
     reviewNote(b) {
-      const why = REVIEW[b.reviewReason] || 'its ink could not be shown to be type alone, or its fill was not clean';
+      const [why, help] = REVIEW[b.reviewReason]
+        || ['its ink could not be shown to be type alone, or its fill was not clean', 'Correct the box if it is wrong, and run clear again.'];
       return h('p', { class: 'ed-review', role: 'note', 'data-reason': b.reviewReason || '' },
-        h('strong', {}, 'Left as scanned by clear: '), why + '. ',
-        'Readers see this page as the scan, with PopoutText. Correct the box (take in the whole line, leave out the drawing) ' +
-        'and run clear again: it judges the box afresh.');
+        h('strong', {}, 'Left as scanned by clear: '), why + '. ', 'Readers see this page as the scan, with PopoutText. ', help);
     }
     textField(b, l) {
       const id = `ed-text-${l}`;
