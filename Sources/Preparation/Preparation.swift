@@ -50,6 +50,26 @@ public struct ClearedPage: Sendable {
     public var infillMilliseconds: Double
 }
 
+/// A page's text boxes as clearing reads them from book.json: each box's rectangle, which way its
+/// lines run, and its polarity (nil when not recorded); `key` names all three, for up-to-date
+/// records and cache names.
+public struct ClearingBoxes: Sendable {
+    public var rects: [PixelRect]
+    public var vertical: [Bool]
+    public var lightInk: [Bool?]
+
+    public init(_ boxes: [TextBox]) {
+        rects = boxes.map(\.rect)
+        vertical = boxes.map { $0.orientation == .vertical }
+        lightInk = boxes.map { $0.polarity.map { $0 == .lightOnDark } }
+    }
+
+    public var key: String {
+        rects.map(\.description).joined(separator: ",") + " v:" + vertical.map { $0 ? "1" : "0" }.joined()
+            + " l:" + lightInk.map { $0.map { $0 ? "1" : "0" } ?? "-" }.joined()
+    }
+}
+
 public enum PageClearing {
     /// How far beyond a box the estimate may find ink that continues the mask file's ink: a
     /// detected block is often clipped through a descender or the last letter of a line, and the

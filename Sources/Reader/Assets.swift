@@ -329,12 +329,11 @@ struct AssetStore: Sendable {
         let maskFile = BookDirectory.maskFolder(in: book.directory) + "/" + stem + ".png"
         let usableMask = containment.inside(maskFile)
         let maskKey = usableMask.map(SourceKey.of) ?? "none"
-        let boxes = page.textBoxes.map(\.rect), vertical = page.textBoxes.map { $0.orientation == .vertical }
-        let lightInk = page.textBoxes.map { $0.polarity.map { $0 == .lightOnDark } }
-        let key = "cleared \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.map(\.description).joined(separator: ",")) v:\(vertical.map { $0 ? "1" : "0" }.joined()) l:\(lightInk.map { $0.map { $0 ? "1" : "0" } ?? "-" }.joined())"
+        let boxes = ClearingBoxes(page.textBoxes)
+        let key = "cleared \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.key)"
         let path = try await ensure(folder: folder, key: key, ext: "png", label: label) {
             let image = try PagePreparation.decode(source)
-            let result = try PageClearing.clear(page: image, boxes: boxes, vertical: vertical, lightInk: lightInk, maskFile: usableMask, source: source, infill: InFill())
+            let result = try PageClearing.clear(page: image, boxes: boxes.rects, vertical: boxes.vertical, lightInk: boxes.lightInk, maskFile: usableMask, source: source, infill: InFill())
             return try PagePreparation.png(result.image, name: source)
         }
         return (path, key)

@@ -122,22 +122,19 @@ struct Clear: ParsableCommand {
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
             let output = try FileIO.child(stem + ".png", of: job.outDir)
-            let boxes = page.textBoxes.map(\.rect), vertical = page.textBoxes.map { $0.orientation == .vertical }
-            let lightInk = page.textBoxes.map { $0.polarity.map { $0 == .lightOnDark } }
+            let boxes = ClearingBoxes(page.textBoxes)
             let maskFile = maskDir.map { $0 + "/" + stem + ".png" }
             // The mask is an input too: re-running `analyze` must redo the page.
             let maskKey = maskFile.flatMap { FileIO.exists($0) ? BookJob.sourceKey($0) : nil } ?? "none"
             // The orientations and polarities are inputs too: the run-on check reads along each
             // box's lines, for ink of the box's polarity.
-            let fingerprint = fingerprintBase + " " + BookJob.sourceKey(source) + " mask:" + maskKey + " "
-                + boxes.map(\.description).joined(separator: ",") + " v:" + vertical.map { $0 ? "1" : "0" }.joined()
-                + " l:" + lightInk.map { $0.map { $0 ? "1" : "0" } ?? "-" }.joined()
+            let fingerprint = fingerprintBase + " " + BookJob.sourceKey(source) + " mask:" + maskKey + " " + boxes.key
             if !force, BookJob.isUpToDate(output, fingerprint: fingerprint), fillMasks.map({ FileIO.exists($0 + "/" + stem + ".png") }) ?? true {
                 return .skipped
             }
             let image = try BookJob.decode(source)
             let result = try PageClearing.clear(
-                page: image, boxes: boxes, vertical: vertical, lightInk: lightInk, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly,
+                page: image, boxes: boxes.rects, vertical: boxes.vertical, lightInk: boxes.lightInk, maskFile: maskFile, source: source, infill: infill, maskParameters: maskParams, fileOnly: maskOnly,
                 glyphParameters: glyphParams, checkParameters: checkParams)
             let cleared = result.image, fill = result.fill, reports = result.regions
             if !maskOnly { reviews.set(page.image, result.glyphs.map(\.needsReview), reasons: result.reviewReasons) }
@@ -145,7 +142,7 @@ struct Clear: ParsableCommand {
             if let fillMasks { try BookJob.writePNG(fill, to: fillMasks + "/" + stem + ".png") }
             try BookJob.recordFingerprint(fingerprint, for: output)
             statsLines.append(PageStats(
-                image: page.image, width: image.width, height: image.height, boxes: boxes.count, mask: result.maskKind,
+                image: page.image, width: image.width, height: image.height, boxes: boxes.rects.count, mask: result.maskKind,
                 maskMilliseconds: result.maskMilliseconds, infillMilliseconds: result.infillMilliseconds,
                 filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
                 methods: reports.map(\.method.rawValue), textLeft: result.textLeft, edgesMade: result.edgesMade,

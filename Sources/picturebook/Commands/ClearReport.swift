@@ -11,17 +11,15 @@ struct ClearReport: Encodable {
         var page: Int
         var image: String
         var box: String
-        var rect: Rect
+        var rect: PixelRect
         /// The reason's name (book.json `reviewReason`); null when not known (a book cleared before
         /// reasons were recorded).
         var reason: String?
         var description: String
 
-        struct Rect: Encodable { var x, y, width, height: Int }
-
         /// The line `--report` prints.
         var line: String {
-            "page \(page) (\(image)) box \(box) at \(PixelRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)): left as scanned; "
+            "page \(page) (\(image)) box \(box) at \(rect): left as scanned; "
                 + description
         }
     }
@@ -46,9 +44,8 @@ struct ClearReport: Encodable {
             let why = reasons[page.image] ?? []
             for (j, box) in page.textBoxes.enumerated() where box.needsReview {
                 let reason = (j < why.count ? why[j] : nil) ?? box.reviewReason
-                let r = box.rect
                 out.append(Entry(
-                    page: n + 1, image: page.image, box: box.id, rect: .init(x: r.x, y: r.y, width: r.width, height: r.height),
+                    page: n + 1, image: page.image, box: box.id, rect: box.rect,
                     reason: reason?.rawValue,
                     description: reason?.description
                         ?? "its ink could not be shown to be type alone, or its fill was not clean (run with --force for the reason)"))
