@@ -315,28 +315,31 @@ struct AssetStore: Sendable {
 
     /// The full-size cleared page: the book's own `clear/<stem>.png` from `picturebook clear`
     /// when it is newer than the scan and lies inside the books folder, else one made here.
-    private func clearedFile(
+    /// `madeHere` says which: the verdicts on the boxes of an image made here are in the image
+    /// (``Clearance``), those of the book's own in book.json.
+    func clearedFile(
         book: LoadedBook, page: Page, source: String, sourceKey: String, folder: String, label: String
-    ) async throws -> (path: String, key: String) {
+    ) async throws -> (path: String, key: String, madeHere: Bool) {
         let stem = BookDirectory.stem(of: page.image)
         let own = book.directory + "/clear/" + stem + ".png"
         if let scanTime = FileIO.modificationTime(source), let t = FileIO.modificationTime(own), t >= scanTime,
            t >= edits.time(of: source),
            let inside = containment.inside(own)
         {
-            return (inside, "own-cleared \(inside) \(SourceKey.of(inside))")
+            return (inside, "own-cleared \(inside) \(SourceKey.of(inside))", false)
         }
         let maskFile = BookDirectory.maskFolder(in: book.directory) + "/" + stem + ".png"
         let usableMask = containment.inside(maskFile)
         let maskKey = usableMask.map(SourceKey.of) ?? "none"
         let boxes = ClearingBoxes(page.textBoxes)
-        let key = "cleared \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.key)"
+        // "cleared/2": the image carries its verdicts (an image from before them is made again).
+        let key = "cleared/2 \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters()) \(source) \(sourceKey) mask:\(maskKey) \(boxes.key)"
         let path = try await ensure(folder: folder, key: key, ext: "png", label: label) {
             let image = try PagePreparation.decode(source)
             let result = try PageClearing.clear(page: image, boxes: boxes.rects, vertical: boxes.vertical, lightInk: boxes.lightInk, maskFile: usableMask, source: source, infill: InFill())
-            return try PagePreparation.png(result.image, name: source)
+            return try Clearance.stamp(try PagePreparation.png(result.image, name: source), flagged: result.glyphs.map(\.needsReview), reasons: result.reviewReasons)
         }
-        return (path, key)
+        return (path, key, true)
     }
 
     /// Set around work nobody waits for (the editor's remaking of a saved page's images): the

@@ -57,13 +57,18 @@ enum Manifest {
                     ("popout", .string("\(p)/popout/\(segment(box.id))")),
                 ])
             }
+            let scanOnly = page.textBoxes.isEmpty || page.textBoxes.contains { $0.needsReview && $0.role != .pageNumber }
             return .object([
                 ("number", .int(n)), ("label", .optional(page.label)), ("role", .optional(page.role?.rawValue)),
                 ("single", .bool(page.single)), ("width", .int(page.width)), ("height", .int(page.height)),
                 ("scan", .string("\(p)/scan")),
                 // A page with a box `clear` left for review is read as the scan, with PopoutText:
-                // its ClearText could not be shown to leave the picture whole.
-                ("cleared", page.textBoxes.isEmpty || page.hasBoxForReview ? .null : .string("\(p)/cleared")),
+                // its ClearText could not be shown to leave the picture whole. (A page number left
+                // as scanned keeps its print, and the reader does not draw it again.)
+                ("cleared", scanOnly ? .null : .string("\(p)/cleared")),
+                // Which boxes that image left as scanned: the reader shows ClearText only when none
+                // but page numbers.
+                ("clearance", scanOnly ? .null : .string("\(p)/clearance")),
                 ("thumb", .string("\(p)/thumb?size=1x")), ("thumb2x", .string("\(p)/thumb?size=2x")),
                 ("textBoxes", .array(boxes)),
             ])

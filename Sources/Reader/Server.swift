@@ -205,6 +205,9 @@ public final class ReaderServer: Sendable {
             let w = try Self.optionalInteger(Query(request), "w", in: 1...100_000)
             return try await self.asset(.cleared(width: w), request: request, context: context)
         }
+        router.get("/api/books/:id/pages/:n/clearance") { request, context in
+            try await self.clearance(request: request, context: context)
+        }
         router.get("/api/books/:id/pages/:n/thumb") { request, context in
             let size = Query(request).get("size") ?? "1x"
             guard size == "1x" || size == "2x" else { throw APIError(.badRequest, "size must be 1x or 2x, got '\(size)'") }
@@ -259,6 +262,41 @@ public final class ReaderServer: Sendable {
     }
 
     func asset(_ what: AssetRequest, request: Request, context: ReaderContext) async throws -> Response {
+        try await onPage(context) { book, n in
+            let a = try await self.store.asset(what, page: n, of: book)
+            // While books are being edited a page's cleared image or popout may change under the
+            // same URL: browsers revalidate (cheap, the ETag is a hash of what the image is made
+            // from) instead of keeping an old one for an hour.
+            let cache = self.editing == nil ? Self.images : Self.revalidate
+            return Self.respond(a.bytes, type: a.contentType, etag: a.etag, cache: cache, request: request)
+        }
+    }
+
+    /// `GET .../pages/{n}/clearance`: which boxes the page's cleared image left as scanned. The
+    /// reader shows ClearText only on a page whose image left none (Clearance.swift).
+    func clearance(request: Request, context: ReaderContext) async throws -> Response {
+        try await onPage(context) { book, n in
+            let c = try await self.store.clearance(page: n, of: book)
+            let boxes = book.book.pages[n - 1].textBoxes
+            let kept: [JSON] = c.kept.map { k in
+                .object([
+                    ("id", .string(boxes[k.index].id)), ("role", .optional(boxes[k.index].role?.rawValue)), ("rect", .rect(boxes[k.index].rect)),
+                    ("reason", .optional(k.reason?.rawValue)), ("why", .optional(k.reason?.description)),
+                ])
+            }
+            // A page number left as scanned keeps its printed number, which the reader then does
+            // not draw again; any other box left as scanned makes the page the scan.
+            let cleared = !boxes.isEmpty && c.kept.allSatisfy { boxes[$0.index].role == .pageNumber }
+            let bytes = JSON.object([
+                ("page", .int(n)), ("cleared", .bool(cleared)),
+                ("judgedBy", .string(c.byClear ? "clear" : "server")), ("kept", .array(kept)),
+            ]).bytes
+            return Self.respond(bytes, type: Self.json, etag: ETag.of(bytes), cache: Self.revalidate, request: request)
+        }
+    }
+
+    /// Runs `work` on the page a request names, its asset errors as HTTP errors.
+    private func onPage(_ context: ReaderContext, _ work: (LoadedBook, Int) async throws -> Response) async throws -> Response {
         let state = try await bookState(context)
         // A broken book's pages are not served: its images may be exactly what is broken
         // (say a symlink out of the books folder).
@@ -270,12 +308,7 @@ public final class ReaderServer: Sendable {
             throw APIError(.notFound, "\(book.id) has no page '\(Self.decoded(nText))' (pages are 1...\(book.book.pages.count))")
         }
         do {
-            let a = try await store.asset(what, page: n, of: book)
-            // While books are being edited a page's cleared image or popout may change under the
-            // same URL: browsers revalidate (cheap, the ETag is a hash of what the image is made
-            // from) instead of keeping an old one for an hour.
-            let cache = editing == nil ? Self.images : Self.revalidate
-            return Self.respond(a.bytes, type: a.contentType, etag: a.etag, cache: cache, request: request)
+            return try await work(book, n)
         } catch let e as AssetError {
             switch e {
             case .notFound(let m): throw APIError(.notFound, m)

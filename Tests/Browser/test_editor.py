@@ -58,6 +58,18 @@ def _flag_for_review(book_dir, page, box, reason):
     p.write_text(json.dumps(book, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
+def _fence_book(book_dir):
+    """A book never run through `clear` whose one box the fill's checks leave as scanned (vertical
+    Japanese over a fence, Tests/PreparationTests/Fixtures/kept-box-fence.png), and a page of text."""
+    book_dir.mkdir()
+    shutil.copy(ROOT / "Tests" / "PreparationTests" / "Fixtures" / "kept-box-fence.png", book_dir / "fence.png")
+    box = {"id": "b1", "role": "body", "rect": {"x": 40, "y": 40, "width": 46, "height": 546},
+           "text": {"en": "A fence."}, "language": "en", "order": 1}
+    book = {"format": "picturebook-book/1", "title": {"en": "Fence"}, "languages": ["en"], "readingDirection": "ltr",
+            "pages": [{"image": "fence.png", "width": 128, "height": 626, "textBoxes": [box]}]}
+    (book_dir / "book.json").write_text(json.dumps(book, indent=2), encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def editing(tmp_path_factory):
     """(url, books folder) of a `serve --edit` with the editors alice and bob."""
@@ -73,6 +85,7 @@ def editing(tmp_path_factory):
             _book_copy(books, f"{use}-{size}", extra_langs=("ja",))
         _book_copy(books, f"review-{size}")
         _flag_for_review(books / f"review-{size}", page=2, box="p002-b2", reason="runsOn")
+        _fence_book(books / f"fence-{size}")
     for name, pw in PASSWORDS.items():
         r = subprocess.run([binary, "users", "add", name, "--role", ROLES[name], "--library", str(books), "--password-stdin"],
                            input=pw + "\n", capture_output=True, text=True, timeout=120)
@@ -337,31 +350,58 @@ def test_edit_drag_resize_type_save_cleartext_undo_sign_out(ed, size, request):
     assert stored["textSources"]["ar"]["source"] == "librarian"
     assert phone.js("return window.__pb.editor.revision") != rev0
 
-    # The page's ClearText is remade in the background (the moved box is in-filled where it now
-    # is); the reader then shows it.
+    # The page's ClearText is remade in the background, round the boxes where they now are, and
+    # the reader shows what it made of them: the Arabic in place of the print where the moved
+    # box's fill passed its checks, else (the box off half its line, its fill refused and the box
+    # put back as scanned) the scan with PopoutText, never the Arabic over the print, and the
+    # editor marks the box as left by the server's ClearText.
     phone.wait_js("window.__pb.editor.assets === 'ready'", timeout=240)
     status, cleared_after = fetch_bytes(url + cleared)
     assert status == 200 and cleared_after != cleared_before, "the same URL serves the remade ClearText image"
+    status, body = fetch_bytes(url + f"/api/books/{book}/pages/3/clearance")
+    clearance = json.loads(body)
+    assert status == 200 and clearance["judgedBy"] == "server", clearance
+    refused = "p003-b1" in {k["id"] for k in clearance["kept"]}
+    assert clearance["cleared"] is not refused, clearance
+    phone.wait_js("['kept', 'cleared'].includes(window.__pb.editor.clearance)", timeout=120)
+    assert ("review" in phone.el('.ed-box[data-id="p003-b1"]').get_attribute("class").split()) is refused
     phone.el('[data-action="close"]').click()
     phone.wait_js("!document.querySelector('.editor')")
     phone.el('[aria-label="ClearText"]').click()
     phone.wait_ready(timeout=240)
-    phone.el('.seg [data-lang="ar"]').click()
-    phone.wait_ready(timeout=240)
-    shown = phone.wait(lambda: phone.js(
-        "return [...document.querySelectorAll('.screen.current .cleartext')].map(e => e.textContent).join('|')"), what="ClearText")
-    assert arabic in shown, shown
-    img = phone.el('.screen.current .page[data-page="3"] > img')
-    assert "/cleared" in img.get_attribute("src") and "v=" in img.get_attribute("src"), img.get_attribute("src")
-    phone.wait(lambda: phone.js("return arguments[0].complete && arguments[0].naturalWidth > 0", img), timeout=120, what="the new ClearText image")
+    if refused:
+        assert not phone.els('.screen.current .page[data-page="3"] .cleartext'), "no native text over the print"
+        assert "/scan" in phone.el('.screen.current .page[data-page="3"] > img').get_attribute("src")
+        assert phone.els('.screen.current .textbox[data-box="p003-b1"]'), "its text pops out"
+    else:
+        phone.el('.seg [data-lang="ar"]').click()
+        phone.wait_ready(timeout=240)
+        shown = phone.wait(lambda: phone.js(
+            "return [...document.querySelectorAll('.screen.current .cleartext')].map(e => e.textContent).join('|')"), what="ClearText")
+        assert arabic in shown, shown
+        phone.el('.seg [data-lang="en"]').click()
+        phone.wait_ready(timeout=240)
 
-    # Undo (the saved change): the page is as it was.
+    # Undo (the saved change): the page is as it was, and its remade ClearText is shown again.
     phone.el('[data-action="edit"]').click()
     phone.wait_js("window.__pb.editor.open && window.__pb.editor.ready", timeout=60)
     phone.el('[data-action="undo"]').click()
     phone.wait_js("window.__pb.editor.undos === 1", timeout=60)
     back = stored_box(bob, book, 3, "p003-b1")
     assert back["rect"] == original["rect"] and back.get("text") == original.get("text")
+    phone.wait_js("window.__pb.editor.assets === 'ready'", timeout=240)
+    phone.el('[data-action="close"]').click()
+    phone.wait_js("!document.querySelector('.editor')")
+    phone.wait_ready(timeout=240)
+    shown = phone.wait(lambda: phone.js(
+        "return [...document.querySelectorAll('.screen.current .page[data-page=\"3\"] .cleartext')].map(e => e.textContent).join('|')"),
+        timeout=120, what="ClearText")
+    assert original["text"]["en"] in shown, shown
+    img = phone.el('.screen.current .page[data-page="3"] > img')
+    assert "/cleared" in img.get_attribute("src") and "v=" in img.get_attribute("src"), img.get_attribute("src")
+    phone.wait(lambda: phone.js("return arguments[0].complete && arguments[0].naturalWidth > 0", img), timeout=120, what="the new ClearText image")
+    phone.el('[data-action="edit"]').click()
+    phone.wait_js("window.__pb.editor.open && window.__pb.editor.ready", timeout=60)
 
     # Sign out (the editor's account menu): the editor closes, the edit controls go, sign-in returns.
     phone.el('.editor [data-action="account"]').click()
@@ -503,3 +543,40 @@ def test_a_box_left_for_review_shows_why(ed, size, request):
     stored = stored_box(Client(url, "bob"), book, 2, "p002-b2")
     assert stored["text"]["en"] == "A librarian's reading."
     assert stored["needsReview"] is True and stored["reviewReason"] == "runsOn", stored
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_box_the_servers_cleartext_left_as_scanned(ed, size, request):
+    """A book never run through `clear`: the cleared image the server makes leaves its box as
+    scanned, so ClearText shows the scan with PopoutText (never the native text over the print),
+    and the editor marks the box and says why, as made by the server, not recorded."""
+    phone, url, _ = ed
+    book = f"fence-{request.node.callspec.id}"
+    at_size(phone, size)
+    phone.js("localStorage.setItem('pb.mode', 'clear')")
+    phone.d.get(f"{url}/?load={time.monotonic_ns()}#/book/{book}/page/1")
+    phone.wait_ready(timeout=120)
+    assert phone.js("return document.querySelector('.stage').dataset.mode") == "clear"
+    assert not phone.els(".screen.current .cleartext"), "no native text over the printed one"
+    assert "/scan" in phone.el('.screen.current .page[data-page="1"] img').get_attribute("src")
+    assert phone.els('.screen.current .textbox[data-box="b1"]'), "its text still pops out"
+    phone.wait_js("['anon', 'signed'].includes(window.__pb.editor.session)")
+    if phone.js("return window.__pb.editor.session") == "anon":
+        sign_in(phone, "alice")
+    phone.el('[data-action="edit"]').click()
+    phone.wait_js("window.__pb.editor.open && window.__pb.editor.ready", timeout=60)
+    phone.wait_js("window.__pb.editor.clearance === 'kept'", timeout=120)
+    assert "review" in phone.el('.ed-box[data-id="b1"]').get_attribute("class").split()
+    assert phone.el('.ed-list-btn[data-id="b1"]').text.startswith("⚑")
+    select(phone, "b1")
+    note = phone.el(".ed-box-form .ed-review")
+    assert note.get_attribute("data-by") == "server"
+    assert note.get_attribute("data-reason") in ("inDrawing", "joinedToDrawing", "textLeft", "edgesMade", "runsOn")
+    assert "ClearText made of the saved page" in note.text and "Running clear" in note.text, note.text
+    # Moved, the box is no longer the one judged: the mark goes until a save is judged again.
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    phone.js("document.querySelector('.ed-stage').focus()")
+    ActionChains(phone.d).send_keys(Keys.ARROW_RIGHT).perform()  # the selected box, 1 px
+    phone.wait(lambda: "review" not in phone.el('.ed-box[data-id="b1"]').get_attribute("class").split(),
+               what="the mark to go with the move")

@@ -102,8 +102,9 @@
       this.book = r.data.book; this.revision = r.data.revision; this.n = n;
       this.base = this.book.pages[n - 1];
       this.page = clone(this.base);
-      this.undoStack = []; this.selected = null;
+      this.undoStack = []; this.selected = null; this.leftByServer = null;
       this.render();
+      this.askClearance();
     }
 
     barEl() {
@@ -162,10 +163,10 @@
       if (!this.layer) return;
       this.layer.replaceChildren(...this.boxes().map((b) => {
         const sel = b.id === this.selected;
-        const el = h('div', { class: 'ed-box' + (sel ? ' selected' : '') + (b.role === 'pageNumber' ? ' page-number' : '') + (b.needsReview ? ' review' : ''),
+        const el = h('div', { class: 'ed-box' + (sel ? ' selected' : '') + (b.role === 'pageNumber' ? ' page-number' : '') + (this.flag(b) ? ' review' : ''),
           'data-id': b.id, 'data-role': b.role || 'body', role: 'button', 'aria-pressed': String(sel),
-          'aria-label': `Box ${b.id}, ${b.role || 'body'}${b.needsReview ? ', left as scanned for review' : ''}` },
-        h('span', { class: 'ed-tag', 'aria-hidden': 'true' }, `${b.order != null ? b.order + ' ' : ''}${b.role || 'body'}${b.needsReview ? ' · review' : ''}`));
+          'aria-label': `Box ${b.id}, ${b.role || 'body'}${this.flag(b) ? ', left as scanned for review' : ''}` },
+        h('span', { class: 'ed-tag', 'aria-hidden': 'true' }, `${b.order != null ? b.order + ' ' : ''}${b.role || 'body'}${this.flag(b) ? ' · review' : ''}`));
         if (sel) for (const c of CORNERS) el.append(h('span', { class: 'ed-handle ' + c, 'data-corner': c, 'aria-hidden': 'true' }));
         this.placeBox(el, b.rect);
         return el;
@@ -189,7 +190,7 @@
         }, false); } });
       const list = h('ol', { class: 'ed-list', 'aria-label': 'Boxes in reading order' },
         ...this.sortedBoxes().map((b) => h('li', {}, h('button', { type: 'button', class: 'ed-list-btn', 'data-id': b.id, 'aria-pressed': String(b.id === this.selected),
-          onclick: () => this.select(b.id) }, `${b.needsReview ? '⚑ ' : ''}${b.id} · ${b.role || 'body'}${b.text ? ' · ' + String(Object.values(b.text)[0] || '').slice(0, 24) : ''}`))));
+          onclick: () => this.select(b.id) }, `${this.flag(b) ? '⚑ ' : ''}${b.id} · ${b.role || 'body'}${b.text ? ' · ' + String(Object.values(b.text)[0] || '').slice(0, 24) : ''}`))));
       this.side.replaceChildren(
         h('div', { class: 'ed-row' }, reviewed, h('label', { for: 'ed-reviewed' }, 'Page reviewed')),
         h('div', { class: 'ed-row' },
@@ -219,7 +220,7 @@
       return h('form', { class: 'ed-form ed-box-form', 'data-id': b.id, onsubmit: (e) => e.preventDefault() },
         h('h2', {}, `Box ${b.id}`),
         h('p', { class: 'ed-rect', 'data-rect': `${r.x},${r.y},${r.width},${r.height}` }, `x ${r.x}, y ${r.y}, ${r.width} × ${r.height} px`),
-        b.needsReview ? this.reviewNote(b) : null,
+        this.flag(b) ? this.reviewNote(b, this.flag(b)) : null,
         h('div', { class: 'ed-grid' }, field('Role', 'ed-role', role), field('Reading order', 'ed-order', order),
           field('Orientation', 'ed-orientation', orient), field('Printed language', 'ed-language', lang)),
         h('h3', {}, 'Text and translations'), ...texts,
@@ -230,12 +231,34 @@
             this.change(() => { b.text = b.text || {}; if (b.text[t] == null) b.text[t] = ''; });
           } }, 'Add')));
     }
-    // A box `clear` left as scanned: why, what the reader does with its page, and what helps.
-    reviewNote(b) {
-      const [why, help] = REVIEW[b.reviewReason]
+    // Whether a box was left as scanned, by whom and why: `clear`'s verdict recorded in book.json,
+    // or that of the ClearText the server made of the saved page (not recorded; `clear` records
+    // it), which holds only while the box is where it was judged.
+    flag(b) {
+      if (b.needsReview) return { by: 'clear', reason: b.reviewReason };
+      const k = this.leftByServer && this.leftByServer.get(b.id);
+      return k && k.rect && ['x', 'y', 'width', 'height'].every((c) => k.rect[c] === b.rect[c]) ? { by: 'server', reason: k.reason } : null;
+    }
+    // Asks which boxes the cleared image readers get for the saved page left as scanned.
+    async askClearance() {
+      const n = this.n, rev = this.revision;
+      const r = await call('GET', `/api/books/${encodeURIComponent(this.bookId)}/pages/${n}/clearance?v=${encodeURIComponent(rev)}`);
+      if (Page.open !== this || this.n !== n || this.revision !== rev || r.status !== 200 || !r.data) return;
+      const marks = () => JSON.stringify(this.boxes().map((b) => this.flag(b)));
+      const before = marks();
+      this.leftByServer = new Map((r.data.kept || []).map((k) => [k.id, k]));
+      // Drawn again only when a mark changes: the form being typed in is left alone otherwise.
+      if (marks() !== before) { this.drawBoxes(); this.drawSide(); }
+      ui.clearance = r.data.cleared ? 'cleared' : 'kept';
+    }
+    // A box left as scanned: why, what the reader does with its page, and what helps.
+    reviewNote(b, f) {
+      const [why, help] = REVIEW[f.reason]
         || ['its ink could not be shown to be type alone, or its fill was not clean', 'Correct the box if it is wrong, and run clear again.'];
-      return h('p', { class: 'ed-review', role: 'note', 'data-reason': b.reviewReason || '' },
-        h('strong', {}, 'Left as scanned by clear: '), why + '. ', 'Readers see this page as the scan, with PopoutText. ', help);
+      const by = f.by === 'clear' ? 'Left as scanned by clear: ' : 'Left as scanned by the ClearText made of the saved page: ';
+      const after = f.by === 'clear' ? '' : ' (Running clear on the book records this in book.json.)';
+      return h('p', { class: 'ed-review', role: 'note', 'data-reason': f.reason || '', 'data-by': f.by },
+        h('strong', {}, by), why + '. ', 'Readers see this page as the scan, with PopoutText. ', help + after);
     }
     textField(b, l) {
       const id = `ed-text-${l}`;
@@ -463,7 +486,8 @@
       this.page = sent && !same(sent, this.page) ? this.page : clone(data.page);
       if (this.book) this.book.pages[this.n - 1] = clone(data.page);
       if (this.selected && !this.box(this.selected)) this.selected = null;
-      ui.saves++; ui.revision = data.revision; ui.assets = 'pending';
+      ui.saves++; ui.revision = data.revision; ui.assets = 'pending'; ui.clearance = null;
+      this.leftByServer = null;
       this.drawBoxes(); this.drawSide(); this.updateState('Saved · updating ClearText…');
       const rev = data.revision;
       awaitAssets(this.bookId, this.n, rev, (state) => {
@@ -471,6 +495,7 @@
         ui.assets = state;
         const text = { pending: 'Saved · updating ClearText…', ready: 'Saved · ClearText updated', failed: 'Saved · ClearText could not be remade', timeout: 'Saved · ClearText still updating', unknown: 'Saved' }[state];
         if (!this.dirty()) this.updateState(text);
+        if (state === 'ready') this.askClearance();
       });
     }
     async undo() {

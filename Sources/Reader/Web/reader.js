@@ -278,6 +278,7 @@ class Reader {
       if (!this.size || w !== this.size.w || hh !== this.size.h) this.relayout(true);
     }, 160);
     this.onKey = (e) => this.key(e);
+    this.clearances = new Map(); // clearance URL → true (every box cleared) or false; a promise while asked
     let resolve; this.ready = new Promise((r) => (resolve = r)); this.resolveReady = resolve;
   }
   async render() {
@@ -346,6 +347,13 @@ class Reader {
     await this.afterDraw();
   }
   async afterDraw() {
+    if (this.mode === 'clear') {
+      // A page whose clearance was not known yet was drawn as the scan: drawn again once it is.
+      const s = this.screen(this.index);
+      const drawn = s.pages.map((n) => this.showsCleared(n));
+      await Promise.all(s.pages.map((n) => this.clearances.get(this.clearanceURL(n))));
+      if (this.mode === 'clear' && s === this.screen(this.index) && s.pages.some((n, i) => this.showsCleared(n) !== drawn[i])) this.draw();
+    }
     Words.help(this.mode === 'clear' ? 'clear' : 'scan');
     await whenLoaded(this.track.querySelectorAll('.screen.current img'));
     pb.ready = true;
@@ -411,6 +419,26 @@ class Reader {
     const v = window.Editor && window.Editor.assetVersion(this.id, page);
     return v ? url + (url.includes('?') ? '&' : '?') + 'v=' + encodeURIComponent(v) : url;
   }
+  // ClearText is drawn on a page only once its cleared image is known to have left none of its
+  // boxes but page numbers as scanned (the fill's checks put back a box whose fill they could not
+  // show clean): the native text is never drawn over the printed one. Until then, and where a box
+  // was left, the page is the scan with PopoutText. A failed answer counts as a box left.
+  clearanceURL(n) {
+    const p = this.book.pages[n - 1];
+    return p.cleared && p.clearance ? this.edited(p.clearance, n) : null;
+  }
+  clearanceOf(n) {
+    const url = this.clearanceURL(n);
+    if (!url) return null;
+    const known = this.clearances.get(url);
+    if (known === undefined) {
+      this.clearances.set(url, getJSON(url).then(
+        (c) => this.clearances.set(url, { cleared: c.cleared === true, kept: new Set((c.kept || []).map((k) => k.id)) }),
+        () => this.clearances.set(url, { cleared: false, kept: new Set() })));
+    }
+    return known instanceof Promise ? null : known || null;
+  }
+  showsCleared(n) { const c = this.clearanceOf(n); return !!(c && c.cleared); }
   langOf(page) { return this.langs[page] || this.bookLang || this.book.defaultLanguage || this.book.languages[0]; }
 
   drawScreen(s, isCurrent) {
@@ -419,9 +447,9 @@ class Reader {
     const pageEls = new Map();
     for (const f of s.frames) {
       const p = this.book.pages[f.page - 1];
-      const useCleared = clear && p.cleared;
+      const useCleared = clear && this.showsCleared(f.page);
       const pe = place(h('div', { class: 'page', 'data-page': f.page }, h('img', { src: this.edited(sized(useCleared ? p.cleared : p.scan, f.rect.width), f.page), alt: `Page ${p.label || f.page}`, draggable: 'false' })), f.rect);
-      pageEls.set(f.page, { el: pe, frame: f.rect, page: p });
+      pageEls.set(f.page, { el: pe, frame: f.rect, page: p, cleared: useCleared });
       el.append(pe);
     }
     // A bilingual print repeats one sentence in two boxes (one per printed language). ClearText shows
@@ -440,7 +468,8 @@ class Reader {
       const box = pg.page.textBoxes.find((x) => x.id === b.id);
       if (!box) continue;
       const local = { x: b.rect.x - pg.frame.x, y: b.rect.y - pg.frame.y, width: b.rect.width, height: b.rect.height };
-      if (clear && pg.page.cleared) {
+      if (clear && pg.cleared) {
+        if (this.clearanceOf(b.page).kept.has(b.id)) continue; // a page number left as printed
         const group = box.text ? groups.get(b.page + '|' + JSON.stringify(box.text)) || [b] : [b];
         const lang = this.langOf(b.page);
         const lead = group.find((g) => pg.page.textBoxes.find((x) => x.id === g.id)?.language === lang) || group[0];
