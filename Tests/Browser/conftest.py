@@ -173,3 +173,17 @@ def phone(browser, base_url, request):
 def landscape_phone(phone):
     phone.resize(*LANDSCAPE)
     return phone
+
+
+def first_cleared_page(phone, book):
+    """The first page after the cover whose cleared image left no text box as scanned (the
+    reader shows the others as scans, with PopoutText)."""
+    return phone.js("""
+        const book = arguments[0];
+        return (async () => {
+          const pages = (await (await fetch(`/api/books/${book}`)).json()).pages;
+          for (const p of pages.slice(1)) {
+            if (p.clearance && (await (await fetch(p.clearance)).json()).cleared) return p.number;
+          }
+          return null;
+        })();""", book)
