@@ -163,15 +163,26 @@
       if (!this.layer) return;
       this.layer.replaceChildren(...this.boxes().map((b) => {
         const sel = b.id === this.selected;
-        const el = h('div', { class: 'ed-box' + (sel ? ' selected' : '') + (b.role === 'pageNumber' ? ' page-number' : '') + (this.flag(b) ? ' review' : ''),
-          'data-id': b.id, 'data-role': b.role || 'body', role: 'button', 'aria-pressed': String(sel),
-          'aria-label': `Box ${b.id}, ${b.role || 'body'}${this.flag(b) ? ', left as scanned for review' : ''}` },
-        h('span', { class: 'ed-tag', 'aria-hidden': 'true' }, `${b.order != null ? b.order + ' ' : ''}${b.role || 'body'}${this.flag(b) ? ' · review' : ''}`));
+        const el = h('div', { class: 'ed-box' + (sel ? ' selected' : '') + (b.role === 'pageNumber' ? ' page-number' : ''),
+          'data-id': b.id, 'data-role': b.role || 'body', role: 'button', 'aria-pressed': String(sel) },
+        h('span', { class: 'ed-tag', 'aria-hidden': 'true' }));
+        this.markBox(el, b);
         if (sel) for (const c of CORNERS) el.append(h('span', { class: 'ed-handle ' + c, 'data-corner': c, 'aria-hidden': 'true' }));
         this.placeBox(el, b.rect);
         return el;
       }));
       ui.selected = this.selected;
+    }
+    // A box's mark for review on the page: class, label and tag (set again in place when the
+    // server's verdicts arrive, so nothing a finger is on is replaced).
+    markBox(el, b) {
+      const f = this.flag(b);
+      el.classList.toggle('review', !!f);
+      el.setAttribute('aria-label', `Box ${b.id}, ${b.role || 'body'}${f ? ', left as scanned for review' : ''}`);
+      el.querySelector('.ed-tag').textContent = `${b.order != null ? b.order + ' ' : ''}${b.role || 'body'}${f ? ' · review' : ''}`;
+    }
+    listLabel(b) {
+      return `${this.flag(b) ? '⚑ ' : ''}${b.id} · ${b.role || 'body'}${b.text ? ' · ' + String(Object.values(b.text)[0] || '').slice(0, 24) : ''}`;
     }
     updateState(text) {
       const d = this.dirty();
@@ -190,7 +201,7 @@
         }, false); } });
       const list = h('ol', { class: 'ed-list', 'aria-label': 'Boxes in reading order' },
         ...this.sortedBoxes().map((b) => h('li', {}, h('button', { type: 'button', class: 'ed-list-btn', 'data-id': b.id, 'aria-pressed': String(b.id === this.selected),
-          onclick: () => this.select(b.id) }, `${this.flag(b) ? '⚑ ' : ''}${b.id} · ${b.role || 'body'}${b.text ? ' · ' + String(Object.values(b.text)[0] || '').slice(0, 24) : ''}`))));
+          onclick: () => this.select(b.id) }, this.listLabel(b)))));
       this.side.replaceChildren(
         h('div', { class: 'ed-row' }, reviewed, h('label', { for: 'ed-reviewed' }, 'Page reviewed')),
         h('div', { class: 'ed-row' },
@@ -244,11 +255,18 @@
       const n = this.n, rev = this.revision;
       const r = await call('GET', `/api/books/${encodeURIComponent(this.bookId)}/pages/${n}/clearance?v=${encodeURIComponent(rev)}`);
       if (Page.open !== this || this.n !== n || this.revision !== rev || r.status !== 200 || !r.data) return;
-      const marks = () => JSON.stringify(this.boxes().map((b) => this.flag(b)));
-      const before = marks();
+      const before = new Map(this.boxes().map((b) => [b.id, JSON.stringify(this.flag(b))]));
       this.leftByServer = new Map((r.data.kept || []).map((k) => [k.id, k]));
-      // Drawn again only when a mark changes: the form being typed in is left alone otherwise.
-      if (marks() !== before) { this.drawBoxes(); this.drawSide(); }
+      // Marks change in place; only the selected box's form is drawn again, and only when its
+      // own mark changed (a form being typed in is otherwise left alone).
+      for (const b of this.boxes()) {
+        if (before.get(b.id) === JSON.stringify(this.flag(b))) continue;
+        const el = this.layer && this.layer.querySelector(`.ed-box[data-id="${CSS.escape(b.id)}"]`);
+        if (el) this.markBox(el, b);
+        const item = this.side && this.side.querySelector(`.ed-list-btn[data-id="${CSS.escape(b.id)}"]`);
+        if (item) item.textContent = this.listLabel(b);
+        if (b.id === this.selected) this.drawSide();
+      }
       ui.clearance = r.data.cleared ? 'cleared' : 'kept';
     }
     // A box left as scanned: why, what the reader does with its page, and what helps.
