@@ -50,11 +50,20 @@ public struct InkMaskParameters: Sendable, Hashable, CustomStringConvertible {
     /// StrokeWidth.swift: bold display type has stems wider than a fifth of its line). 0 keeps
     /// the fifth of the box's short side alone.
     public var strokeWindow: Double = 2
+    /// The ground's spread round a box (the over-art tests above) is measured about the straight
+    /// line that fits it best along the box's length, not about its mean: a smooth shading or
+    /// gradient along the box — a sky from blue to orange down a tall column — is ground, not
+    /// art, however far its two ends differ.
+    /// Around its mean, such a ring spread like a drawing, and the colour tests then kept a
+    /// third of the type's own ink (Documentation/ClearText.md, "A gradient is ground"). False
+    /// measures about the mean, as before 3 December.
+    public var groundTrend = true
 
     public init() {}
 
     public var description: String {
         "slack=\(slack) contrast=\(minimumContrast) window=\(window.map(String.init) ?? "auto") fringe=\(fringe) colour=\(inkColourTolerance)@\(busyBorder)/\(colourGround) mix=\(mixTolerance) reach=\(artReach) stroke=\(strokeWindow)"
+            + " ground=\(groundTrend ? "trend" : "mean")"
     }
 }
 
@@ -73,6 +82,7 @@ extension InkMaskParameters {
         case "mixTolerance": mixTolerance = Int(value)
         case "artReach": artReach = Int(value)
         case "strokeWindow": strokeWindow = value
+        case "groundTrend": groundTrend = value != 0
         default: return false
         }
         return true
@@ -110,14 +120,16 @@ public enum InkMask {
     /// steps use).
     public static func isOverArt(page: Bitmap<RGBA8>, in rect: PixelRect, parameters: InkMaskParameters = InkMaskParameters()) -> Bool {
         guard let r = rect.intersection(page.bounds) else { return false }
-        return borderSpread(page: page, box: r) > parameters.busyBorder
+        return borderSpread(page: page, box: r, plane: parameters.groundTrend) > parameters.busyBorder
     }
 
-    /// How much the ground around a box varies, in luma and in colour.
+    /// How much the ground around a box varies, in luma and in colour: the RMS departure from the
+    /// line that fits the ring best along the box's length (or from its mean,
+    /// `InkMaskParameters.groundTrend` false).
     public struct GroundSpread: Sendable, Hashable {
-        /// Standard deviation of the luma, levels.
+        /// Spread of the luma, levels.
         public var luma: Double
-        /// Standard deviation of the chroma (R − G and (R + G)/2 − B together), levels.
+        /// Spread of the chroma (R − G and (R + G)/2 − B together), levels.
         public var chroma: Double
     }
 
@@ -125,10 +137,10 @@ public enum InkMask {
     /// `ink` (page-sized, non-zero on ink). A detected box can be a little too tight, and then
     /// its ring runs through the letters it clipped: on a plain sky their strokes alone would
     /// spread the ring like a drawing. Over art when `luma` exceeds `busyBorder`.
-    public static func groundSpread(page: Bitmap<RGBA8>, in rect: PixelRect, ignoring ink: Bitmap<UInt8>) -> GroundSpread {
+    public static func groundSpread(page: Bitmap<RGBA8>, in rect: PixelRect, ignoring ink: Bitmap<UInt8>, plane: Bool = true) -> GroundSpread {
         precondition(ink.width == page.width && ink.height == page.height, "ink mask \(ink.width)×\(ink.height) for a \(page.width)×\(page.height) page")
         guard let r = rect.intersection(page.bounds) else { return GroundSpread(luma: 0, chroma: 0) }
-        return groundSpread(page: page, box: r, ignoring: ink)
+        return groundSpread(page: page, box: r, ignoring: ink, plane: plane)
     }
 
     /// The polarity the estimate would use for `rect`.
@@ -194,10 +206,12 @@ public enum InkMask {
         return 255
     }
 
-    /// Standard deviation of the luma in a 4-px ring around the box (0 when there is none).
-    static func borderSpread(page: Bitmap<RGBA8>, box r: PixelRect) -> Double { groundSpread(page: page, box: r, ignoring: nil).luma }
+    /// The spread of the luma in a 4-px ring around the box (0 when there is none).
+    static func borderSpread(page: Bitmap<RGBA8>, box r: PixelRect, plane: Bool) -> Double {
+        groundSpread(page: page, box: r, ignoring: nil, plane: plane).luma
+    }
 
-    static func groundSpread(page: Bitmap<RGBA8>, box r: PixelRect, ignoring ink: Bitmap<UInt8>?) -> GroundSpread {
+    static func groundSpread(page: Bitmap<RGBA8>, box r: PixelRect, ignoring ink: Bitmap<UInt8>?, plane: Bool) -> GroundSpread {
         let area = r.expanded(by: 4)
         let W = page.width, H = page.height
         let x0 = max(0, area.minX), x1 = min(W, area.maxX), y0 = max(0, area.minY), y1 = min(H, area.maxY)
@@ -214,21 +228,35 @@ public enum InkMask {
                 }
             }
         }
-        var n = 0.0
-        var sum = SIMD3<Double>(repeating: 0), sq = SIMD3<Double>(repeating: 0)
+        // With `plane`, the spread is about the straight line that fits the ring best along the
+        // box's length (least squares of v ≈ a + b·t per channel, t the coordinate along the
+        // longer side): there the ring follows the ground continuously, and a gradient is told
+        // from a drawing's edge. Across the box the ring sees only two rows (the box's top and
+        // bottom, or its two sides), which cannot tell a gradient from sky above a drawn field.
+        let alongY = r.height > r.width
+        let centre = alongY ? Double(y0 + y1) / 2 : Double(x0 + x1) / 2
+        var n = 0.0, st = 0.0, stt = 0.0
+        var sv = SIMD3<Double>(repeating: 0), stv = sv, svv = sv
         page.pixels.withUnsafeBufferPointer { p in
             for y in y0..<y1 {
                 for x in x0..<x1 where !r.contains(x: x, y: y) && (near.isEmpty || !near[(y - y0) * aw + x - x0]) {
                     let px = p[y * W + x]
                     let red = Double(px.r), green = Double(px.g), blue = Double(px.b)
                     let v = SIMD3(Double(px.luma), red - green, (red + green) / 2 - blue)
-                    n += 1; sum += v; sq += v * v
+                    let t = Double(alongY ? y : x) - centre
+                    n += 1; st += t; stt += t * t
+                    sv += v; stv += t * v; svv += v * v
                 }
             }
         }
         guard n > 0 else { return GroundSpread(luma: 0, chroma: 0) }
-        let mean = sum / n
-        let variance = sq / n - mean * mean
+        var residual = svv - sv * sv / n  // about the mean
+        let spreadT = stt - st * st / n
+        if plane, spreadT > 0 {
+            let slope = (stv - st * sv / n) / spreadT
+            residual -= slope * (stv - st * sv / n)
+        }
+        let variance = residual / n
         return GroundSpread(luma: max(0, variance.x).squareRoot(), chroma: max(0, variance.y + variance.z).squareRoot())
     }
 
@@ -264,7 +292,7 @@ public enum InkMask {
         // Over busy art the window stays a fifth of the line: a wider closing reaches further
         // into the drawing, whose lighter parts then stand out as departures (−0.3 dB over art on
         // the corpus from real illustrations); the colour tests below judge the candidates there.
-        let busy = borderSpread(page: page, box: box) > parameters.busyBorder
+        let busy = borderSpread(page: page, box: box, plane: parameters.groundTrend) > parameters.busyBorder
         let k = parameters.window ?? automaticWindow(page: page, box: box, polarity: polarity, strokes: busy ? 0 : parameters.strokeWindow)
         let half = k / 2
         // Work area: the grown box plus the morphology window's reach, so the closing near the

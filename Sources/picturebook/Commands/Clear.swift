@@ -117,7 +117,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/5 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
+        let fingerprintBase = "clear/6 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
