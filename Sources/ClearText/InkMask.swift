@@ -120,7 +120,7 @@ public enum InkMask {
     /// steps use).
     public static func isOverArt(page: Bitmap<RGBA8>, in rect: PixelRect, parameters: InkMaskParameters = InkMaskParameters()) -> Bool {
         guard let r = rect.intersection(page.bounds) else { return false }
-        return borderSpread(page: page, box: r, plane: parameters.groundTrend) > parameters.busyBorder
+        return borderSpread(page: page, box: r, trend: parameters.groundTrend) > parameters.busyBorder
     }
 
     /// How much the ground around a box varies, in luma and in colour: the RMS departure from the
@@ -137,10 +137,10 @@ public enum InkMask {
     /// `ink` (page-sized, non-zero on ink). A detected box can be a little too tight, and then
     /// its ring runs through the letters it clipped: on a plain sky their strokes alone would
     /// spread the ring like a drawing. Over art when `luma` exceeds `busyBorder`.
-    public static func groundSpread(page: Bitmap<RGBA8>, in rect: PixelRect, ignoring ink: Bitmap<UInt8>, plane: Bool = true) -> GroundSpread {
+    public static func groundSpread(page: Bitmap<RGBA8>, in rect: PixelRect, ignoring ink: Bitmap<UInt8>, trend: Bool = true) -> GroundSpread {
         precondition(ink.width == page.width && ink.height == page.height, "ink mask \(ink.width)×\(ink.height) for a \(page.width)×\(page.height) page")
         guard let r = rect.intersection(page.bounds) else { return GroundSpread(luma: 0, chroma: 0) }
-        return groundSpread(page: page, box: r, ignoring: ink, plane: plane)
+        return groundSpread(page: page, box: r, ignoring: ink, trend: trend)
     }
 
     /// The polarity the estimate would use for `rect`.
@@ -207,11 +207,11 @@ public enum InkMask {
     }
 
     /// The spread of the luma in a 4-px ring around the box (0 when there is none).
-    static func borderSpread(page: Bitmap<RGBA8>, box r: PixelRect, plane: Bool) -> Double {
-        groundSpread(page: page, box: r, ignoring: nil, plane: plane).luma
+    static func borderSpread(page: Bitmap<RGBA8>, box r: PixelRect, trend: Bool) -> Double {
+        groundSpread(page: page, box: r, ignoring: nil, trend: trend).luma
     }
 
-    static func groundSpread(page: Bitmap<RGBA8>, box r: PixelRect, ignoring ink: Bitmap<UInt8>?, plane: Bool) -> GroundSpread {
+    static func groundSpread(page: Bitmap<RGBA8>, box r: PixelRect, ignoring ink: Bitmap<UInt8>?, trend: Bool) -> GroundSpread {
         let area = r.expanded(by: 4)
         let W = page.width, H = page.height
         let x0 = max(0, area.minX), x1 = min(W, area.maxX), y0 = max(0, area.minY), y1 = min(H, area.maxY)
@@ -228,7 +228,7 @@ public enum InkMask {
                 }
             }
         }
-        // With `plane`, the spread is about the straight line that fits the ring best along the
+        // With `trend`, the spread is about the straight line that fits the ring best along the
         // box's length (least squares of v ≈ a + b·t per channel, t the coordinate along the
         // longer side): there the ring follows the ground continuously, and a gradient is told
         // from a drawing's edge. Across the box the ring sees only two rows (the box's top and
@@ -252,7 +252,7 @@ public enum InkMask {
         guard n > 0 else { return GroundSpread(luma: 0, chroma: 0) }
         var residual = svv - sv * sv / n  // about the mean
         let spreadT = stt - st * st / n
-        if plane, spreadT > 0 {
+        if trend, spreadT > 0 {
             let slope = (stv - st * sv / n) / spreadT
             residual -= slope * (stv - st * sv / n)
         }
@@ -292,7 +292,7 @@ public enum InkMask {
         // Over busy art the window stays a fifth of the line: a wider closing reaches further
         // into the drawing, whose lighter parts then stand out as departures (−0.3 dB over art on
         // the corpus from real illustrations); the colour tests below judge the candidates there.
-        let busy = borderSpread(page: page, box: box, plane: parameters.groundTrend) > parameters.busyBorder
+        let busy = borderSpread(page: page, box: box, trend: parameters.groundTrend) > parameters.busyBorder
         let k = parameters.window ?? automaticWindow(page: page, box: box, polarity: polarity, strokes: busy ? 0 : parameters.strokeWindow)
         let half = k / 2
         // Work area: the grown box plus the morphology window's reach, so the closing near the

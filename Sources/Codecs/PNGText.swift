@@ -21,11 +21,11 @@ public enum PNGText {
         let body = key + [0] + value
         var chunk: [UInt8] = []
         chunk.reserveCapacity(body.count + 12)
-        append(UInt32(body.count), to: &chunk)
+        PNGWriter.appendBigEndian(UInt32(body.count), to: &chunk)
         let typed = Array("tEXt".utf8) + body
         chunk += typed
         let crc = typed.withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, $0.count) }
-        append(UInt32(truncatingIfNeeded: crc), to: &chunk)
+        PNGWriter.appendBigEndian(UInt32(truncatingIfNeeded: crc), to: &chunk)
         return Array(png[0..<33]) + chunk + Array(png[33...])
     }
 
@@ -57,9 +57,5 @@ public enum PNGText {
 
     static func bigEndian(_ b: [UInt8], at i: Int) -> UInt32 {
         UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
-    }
-
-    static func append(_ v: UInt32, to bytes: inout [UInt8]) {
-        bytes += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
     }
 }

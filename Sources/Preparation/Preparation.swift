@@ -258,7 +258,7 @@ public enum PageClearing {
     static func merged(
         file: Bitmap<UInt8>, page: Bitmap<RGBA8>, boxes: [PixelRect], grown: [PixelRect], parameters: InkMaskParameters
     ) -> Bitmap<UInt8> {
-        let grounds = boxes.map { InkMask.groundSpread(page: page, in: $0, ignoring: file, plane: parameters.groundTrend) }
+        let grounds = boxes.map { InkMask.groundSpread(page: page, in: $0, ignoring: file, trend: parameters.groundTrend) }
         let colourArt = grounds.map { $0.luma > parameters.busyBorder && $0.chroma > parameters.colourGround }
         // Elsewhere the older, plainer test (the whole ring, letters and all) decides between
         // flooding the estimate's marks and vetoing: a ring that crosses neighbouring lines of

@@ -240,13 +240,16 @@ struct AssetStore: Sendable {
         try await pool.run { try FileIO.read(path) }
     }
 
-    func asset(_ request: AssetRequest, page n: Int, of book: LoadedBook) async throws -> Asset {
+    /// Page `n` of `book`, its scan, its cache folder and the name errors give it.
+    func located(page n: Int, of book: LoadedBook) throws -> (page: Page, source: String, folder: String, label: String) {
         guard n >= 1, n <= book.book.pages.count else { throw AssetError.notFound("\(book.id) has no page \(n)") }
         let page = book.book.pages[n - 1]
-        let source = book.pagePaths[n - 1]
+        return (page, book.pagePaths[n - 1], cacheDirectory + "/" + Self.safeName(book.id), "\(book.id) page \(n) (\(page.image))")
+    }
+
+    func asset(_ request: AssetRequest, page n: Int, of book: LoadedBook) async throws -> Asset {
+        let (page, source, folder, label) = try located(page: n, of: book)
         let sourceKey = SourceKey.of(source)
-        let folder = cacheDirectory + "/" + Self.safeName(book.id)
-        let label = "\(book.id) page \(n) (\(page.image))"
 
         switch request {
         case .scan(let w):

@@ -22,6 +22,15 @@ struct Clearance: Sendable, Equatable {
     let byClear: Bool
     let kept: [Kept]
 
+    /// Whether `box`, left as scanned, takes its page's ClearText away: any box but a page
+    /// number, which keeps its printed number (the reader then does not draw it again).
+    static func takesClearTextAway(_ box: TextBox) -> Bool { box.role != .pageNumber }
+
+    /// Whether the page of `boxes` is read as ClearText with these verdicts.
+    func showsClearText(_ boxes: [TextBox]) -> Bool {
+        !boxes.isEmpty && !kept.contains { Self.takesClearTextAway(boxes[$0.index]) }
+    }
+
     static let keyword = "picturebook-clearance"
     /// The chunk sits right after IHDR; its text is a line a box, so this holds hundreds of boxes.
     static let prefixBytes = 64 * 1024
@@ -56,15 +65,11 @@ extension AssetStore {
     /// first if need be). A box book.json flags counts as kept whoever made the image: the reader
     /// shows its page as the scan whatever a newer fill made of it, until `clear` judges it again.
     func clearance(page n: Int, of book: LoadedBook) async throws -> Clearance {
-        guard n >= 1, n <= book.book.pages.count else { throw AssetError.notFound("\(book.id) has no page \(n)") }
-        let page = book.book.pages[n - 1]
+        let (page, source, folder, label) = try located(page: n, of: book)
         let flagged = page.textBoxes.indices.filter { page.textBoxes[$0].needsReview }.map {
             Clearance.Kept(index: $0, reason: page.textBoxes[$0].reviewReason)
         }
         guard !page.textBoxes.isEmpty else { return Clearance(byClear: false, kept: []) }
-        let source = book.pagePaths[n - 1]
-        let folder = cacheDirectory + "/" + Self.safeName(book.id)
-        let label = "\(book.id) page \(n) (\(page.image))"
         var prefix: [UInt8]?
         // Twice: the cache bound may remove the image between its making and this read.
         for _ in 0..<2 where prefix == nil {

@@ -284,11 +284,8 @@ public final class ReaderServer: Sendable {
                     ("reason", .optional(k.reason?.rawValue)), ("why", .optional(k.reason?.description)),
                 ])
             }
-            // A page number left as scanned keeps its printed number, which the reader then does
-            // not draw again; any other box left as scanned makes the page the scan.
-            let cleared = !boxes.isEmpty && c.kept.allSatisfy { boxes[$0.index].role == .pageNumber }
             let bytes = JSON.object([
-                ("page", .int(n)), ("cleared", .bool(cleared)),
+                ("page", .int(n)), ("cleared", .bool(c.showsClearText(boxes))),
                 ("judgedBy", .string(c.byClear ? "clear" : "server")), ("kept", .array(kept)),
             ]).bytes
             return Self.respond(bytes, type: Self.json, etag: ETag.of(bytes), cache: Self.revalidate, request: request)

@@ -278,7 +278,7 @@ class Reader {
       if (!this.size || w !== this.size.w || hh !== this.size.h) this.relayout(true);
     }, 160);
     this.onKey = (e) => this.key(e);
-    this.clearances = new Map(); // clearance URL → true (every box cleared) or false; a promise while asked
+    this.clearances = new Map(); // clearance URL → {cleared, kept: Set of box ids}; a promise while asked
     let resolve; this.ready = new Promise((r) => (resolve = r)); this.resolveReady = resolve;
   }
   async render() {
