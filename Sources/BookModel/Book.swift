@@ -120,11 +120,16 @@ public struct Page: Hashable, Sendable {
     /// The whole page as a pixel rect.
     public var bounds: PixelRect { PixelRect(width: width, height: height) }
 
-    /// Whether `clear` left any box of the page as scanned for a person to look at. Such a page's
-    /// cleared picture still shows that box's printed text, so every view of the page as
-    /// ClearText (the reader, `render`, the EPUB) uses the scan instead, with the text drawn on a
-    /// plate over each box, until the box is reviewed.
+    /// Whether `clear` left any box of the page as scanned for a person to look at.
     public var hasBoxForReview: Bool { textBoxes.contains(where: \.needsReview) }
+
+    /// Whether the page is read as its scan in ClearText: `clear` left a box of it as scanned
+    /// that takes ClearText away (see `TextBox.keptPrintTakesClearTextAway`). Its cleared
+    /// picture still shows that box's printed text, so every view of the page as ClearText (the
+    /// reader, `render`, the EPUB) uses the scan instead, with the text drawn on a plate over each
+    /// box, until the box is reviewed. A page whose only kept box is its page number is read as
+    /// ClearText, with the number as printed.
+    public var readsAsScanInClearText: Bool { textBoxes.contains { $0.needsReview && $0.keptPrintTakesClearTextAway } }
 
     /// Text boxes in reading order: by `order` where given (boxes without one keep their place
     /// after the ordered ones), otherwise as listed.
@@ -199,6 +204,11 @@ public struct TextBox: Hashable, Sendable {
     /// Why `clear` left the box as scanned, when it did (absent in books cleared before reasons
     /// were recorded, and for boxes not flagged).
     public var reviewReason: ReviewReason?
+
+    /// Whether this box, left as scanned, takes its page's ClearText away: any box but a page
+    /// number. A kept page number keeps its printed digits, and no view draws it again natively
+    /// (it would show twice); the rest of the page is read as ClearText.
+    public var keptPrintTakesClearTextAway: Bool { role != .pageNumber }
     /// Who made the box. Absent means a person did: analysis replaces only `.detected` boxes.
     public var source: BoxSource?
     public var extraFields: JSONObject

@@ -86,7 +86,9 @@ extension EPUB {
         let page = book.pages[number - 1]
         var s = head(title: pageTitle(book: book, number: number, language: language) + " (ClearText)", language: language, width: page.width, height: page.height)
         s += "<img class=\"page\"" + XMLText.attribute("src", "../" + image) + XMLText.attribute("alt", "") + "/>\n"
-        for box in page.textBoxesInReadingOrder {
+        // On a cleared picture a box left as scanned (a page number: any other sends the page to
+        // its scan) keeps its print, and is not drawn again.
+        for box in page.textBoxesInReadingOrder where !(cleared && box.needsReview) {
             guard let text = box.text[language] ?? (box.text.isEmpty ? nil : box.text.entries.first?.text) else { continue }
             let textLanguage = box.text[language] != nil ? language : (box.text.entries.first?.language ?? language)
             let r = box.rect

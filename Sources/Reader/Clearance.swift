@@ -22,13 +22,9 @@ struct Clearance: Sendable, Equatable {
     let byClear: Bool
     let kept: [Kept]
 
-    /// Whether `box`, left as scanned, takes its page's ClearText away: any box but a page
-    /// number, which keeps its printed number (the reader then does not draw it again).
-    static func takesClearTextAway(_ box: TextBox) -> Bool { box.role != .pageNumber }
-
     /// Whether the page of `boxes` is read as ClearText with these verdicts.
     func showsClearText(_ boxes: [TextBox]) -> Bool {
-        !boxes.isEmpty && !kept.contains { Self.takesClearTextAway(boxes[$0.index]) }
+        !boxes.isEmpty && !kept.contains { boxes[$0.index].keptPrintTakesClearTextAway }
     }
 
     static let keyword = "picturebook-clearance"

@@ -57,7 +57,7 @@ enum Manifest {
                     ("popout", .string("\(p)/popout/\(segment(box.id))")),
                 ])
             }
-            let scanOnly = page.textBoxes.isEmpty || page.textBoxes.contains { $0.needsReview && Clearance.takesClearTextAway($0) }
+            let scanOnly = page.textBoxes.isEmpty || page.readsAsScanInClearText
             return .object([
                 ("number", .int(n)), ("label", .optional(page.label)), ("role", .optional(page.role?.rawValue)),
                 ("single", .bool(page.single)), ("width", .int(page.width)), ("height", .int(page.height)),

@@ -66,10 +66,11 @@ public final class PageImages: @unchecked Sendable {
         return clearedDirectory + "/" + stem + ".png"
     }
 
-    /// Whether page `number` has a cleared picture to show: its file exists and no box of it was
-    /// left as scanned for review (that box's printed text is still in the picture).
+    /// Whether page `number` has a cleared picture to show: its file exists and no box of it but
+    /// a page number was left as scanned for review (that box's printed text is still in the
+    /// picture; `Page.readsAsScanInClearText`).
     public func hasCleared(_ number: Int) -> Bool {
-        guard let path = clearedPath(of: number), !book.pages[number - 1].hasBoxForReview else { return false }
+        guard let path = clearedPath(of: number), !book.pages[number - 1].readsAsScanInClearText else { return false }
         return FileIO.exists(path)
     }
 

@@ -191,7 +191,10 @@ public struct ScreenRenderer {
             let page = book.pages[f.page - 1]
             let r: (blocks: [ClearTextBlock], skipped: [ClearTextSkip])
             do {
-                r = try clearText.layout(page: f, boxes: page.textBoxes, language: language, in: layout.viewport)
+                // On a cleared picture a box left as scanned (only ever a page number, or the
+                // page would be drawn over its scan) still shows its print: it is not drawn again.
+                let boxes = missing.contains(f.page) ? page.textBoxes : page.textBoxes.filter { !$0.needsReview }
+                r = try clearText.layout(page: f, boxes: boxes, language: language, in: layout.viewport)
             } catch {
                 throw RenderError.typesetting(boxID: page.textBoxes.first?.id ?? "?", reason: "\(error)")
             }

@@ -137,6 +137,21 @@ struct PackageTests {
         let clear2Review = try zipEntry(reviewed, "OEBPS/pages/clear-2-0002.xhtml") ?? ""
         #expect(clear2Review.contains("../images/scan-0002.jpg") && clear2Review.contains("background-color"))
 
+        // A page number left as scanned alone keeps its print and the page its ClearText: the
+        // cleared picture is used and the number is not drawn again over its printed copy.
+        flagged.pages[1].textBoxes[0].needsReview = false
+        flagged.pages[1].textBoxes[2].needsReview = true
+        #expect(flagged.pages[1].textBoxes[2].role == .pageNumber)
+        try flagged.save(directory: salma)
+        let numbered = salma + "-number.epub"
+        let r3 = try Tool.cli(["export", salma, "--format", "epub", "--out", numbered])
+        #expect(r3.status == 0, "\(r3.stderr)")
+        #expect(r3.stderr.contains("1 cleared image(s)"), "\(r3.stderr)")
+        let clear2Number = try zipEntry(numbered, "OEBPS/pages/clear-1-0002.xhtml") ?? ""
+        #expect(clear2Number.contains("../images/clear-0002.png") && !clear2Number.contains("background-color"))
+        #expect(clear2Number.contains("id=\"box-p002-b1\"") && !clear2Number.contains("id=\"box-p002-b3\""))
+        #expect(clear2.contains("id=\"box-p002-b3\""))
+
         // PopoutText as Region-Based Navigation: a data-nav document with one text-area region per
         // text box, each linking to its scan page with the box as a Media Fragment.
         #expect(opf.contains("href=\"regions.xhtml\" media-type=\"application/xhtml+xml\" properties=\"data-nav\""))

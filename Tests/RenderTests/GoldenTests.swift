@@ -166,4 +166,29 @@ import Testing
             GoldenTests.screen(book, page: 2, GoldenTests.phone1x.viewport(.portrait)), language: "en")
         #expect(report.pagesWithoutClearedImage == [2])
     }
+
+    @Test func aPageNumberLeftAsScannedKeepsThePagesClearTextAndIsNotDrawnAgain() throws {
+        var (dir, book) = try GoldenTests.load("salmas-red-kite")
+        let clear = FileManager.default.temporaryDirectory.appendingPathComponent("cleared-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: clear, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: clear) }
+        let stem = (book.pages[1].image as NSString).deletingPathExtension.split(separator: "/").last.map(String.init) ?? ""
+        // The cleared picture: the scan itself, as a PNG of its size.
+        let scan = try ImageDecoder.decode(file: BookDirectory.imagePath(of: book.pages[1], in: dir))
+        try PNGEncoder.write(scan, to: clear + "/" + stem + ".png")
+        let screen = GoldenTests.screen(book, page: 2, GoldenTests.phone1x.viewport(.portrait))
+        let (_, before) = try ScreenRenderer(images: PageImages(directory: dir, book: book, clearedDirectory: clear)).renderClearText(screen, language: "en")
+        #expect(before.pagesWithoutClearedImage.isEmpty)
+        #expect(before.blocks.contains { $0.boxID == "p002-b3" })
+
+        let number = try #require(book.pages[1].textBoxes.firstIndex { $0.role == .pageNumber })
+        book.pages[1].textBoxes[number].needsReview = true
+        #expect(book.pages[1].hasBoxForReview && !book.pages[1].readsAsScanInClearText)
+        let images = PageImages(directory: dir, book: book, clearedDirectory: clear)
+        #expect(images.hasCleared(2))
+        let (_, report) = try ScreenRenderer(images: images).renderClearText(screen, language: "en")
+        #expect(report.pagesWithoutClearedImage.isEmpty)
+        #expect(!report.blocks.contains { $0.boxID == "p002-b3" })
+        #expect(report.blocks.contains { $0.boxID == "p002-b1" })
+    }
 }

@@ -105,8 +105,9 @@ struct Export: ParsableCommand {
                     cleared = try loaded.pages.map { page in
                         let path = directory + "/clear/" + BookDirectory.stem(of: page.image) + ".png"
                         // A page with a box left as scanned for review is shown as the scan, as
-                        // the reader shows it (its cleared picture still has that box's text).
-                        guard FileIO.exists(path), !page.hasBoxForReview else { return nil }
+                        // the reader shows it (its cleared picture still has that box's text);
+                        // a kept page number alone keeps its print and the page its ClearText.
+                        guard FileIO.exists(path), !page.readsAsScanInClearText else { return nil }
                         let bytes = try FileIO.read(path)
                         // A cleared image of another size is stale (the scan was replaced); the
                         // page then falls back to the scan with its boxes painted over.

@@ -147,7 +147,7 @@ struct RenderScreens: AsyncParsableCommand {
                     image = img
                     for n in report.pagesWithoutClearedImage where !warnedPages.contains(n) {
                         warnedPages.insert(n)
-                        if n >= 1, n <= book.pages.count, book.pages[n - 1].hasBoxForReview {
+                        if n >= 1, n <= book.pages.count, book.pages[n - 1].readsAsScanInClearText {
                             Console.warning("page \(n) has boxes left as scanned for review (`picturebook clear --report`): drawn over its scan")
                         } else {
                             Console.warning("\(images.clearedPath(of: n) ?? "page \(n)") not found: page \(n) drawn over its scan (run `picturebook clear` first)")
