@@ -15,6 +15,9 @@ public enum ReviewReason: String, Sendable, Hashable, CaseIterable, CustomString
     case edgesMade
     /// The box's line runs on past its end: clearing it left a half word beside it.
     case runsOn
+    /// A line of text in no box lies right beside the box (the rest of its block, which the
+    /// detector missed): clearing the box would leave that line standing alone.
+    case lineBeside
 
     /// For a person reviewing the box.
     public var description: String {
@@ -24,6 +27,7 @@ public enum ReviewReason: String, Sendable, Hashable, CaseIterable, CustomString
         case .textLeft: "the fill left its text on the page (the mask missed letters, or took the art across them)"
         case .edgesMade: "the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)"
         case .runsOn: "its line runs on past the box (clearing it would leave half a word beside it)"
+        case .lineBeside: "a line of text in no box lies beside it (clearing it would leave half of its block)"
         }
     }
 }

@@ -49,6 +49,11 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
     /// confirmed on the picture-book and generated corpora (Documentation/ClearText.md, "Only
     /// along the lines"). 0 turns this reading off.
     public var runOn: Double = 0.05
+    /// A row of glyph-sized marks of the text's darkness lying beside a box across its lines, in
+    /// no box, over the pixels filled in it (``LineBesideCheck``), at which the box goes back to
+    /// the scan: a line of the same block the detector left out, which clearing the box would
+    /// leave standing alone. The run-on check's bar. 0 turns this reading off.
+    public var lineBeside: Double = 0.05
 
     public init() {}
 
@@ -62,6 +67,7 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         case "edgesMade": edgesMade = value
         case "edgeFloor": edgeFloor = value
         case "runOn": runOn = value
+        case "lineBeside": lineBeside = value
         default: return false
         }
         return true
@@ -78,10 +84,13 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         if !(edgesMade >= 0 && edgesMade.isFinite) { throw .invalidParameter(name: "edgesMade", reason: "must be finite and ≥ 0, got \(edgesMade)") }
         if !(edgeFloor > 0 && edgeFloor.isFinite) { throw .invalidParameter(name: "edgeFloor", reason: "must be finite and > 0, got \(edgeFloor)") }
         if !(runOn >= 0 && runOn.isFinite) { throw .invalidParameter(name: "runOn", reason: "must be finite and ≥ 0, got \(runOn)") }
+        if !(lineBeside >= 0 && lineBeside.isFinite) {
+            throw .invalidParameter(name: "lineBeside", reason: "must be finite and ≥ 0, got \(lineBeside)")
+        }
     }
 
     public var description: String {
-        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor) runOn=\(runOn)"
+        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor) runOn=\(runOn) lineBeside=\(lineBeside)"
     }
 }
 

@@ -38,8 +38,79 @@ public enum RunOnCheck {
         scan: Bitmap<RGBA8>, cleared: Bitmap<RGBA8>, filled: Bitmap<UInt8>, box: PixelRect, vertical: Bool, boxes: [PixelRect],
         ink inkMask: Bitmap<UInt8>? = nil, lightInk: Bool? = nil, parameters p: FillCheckParameters = .init()
     ) -> Double? {
-        precondition(scan.width == cleared.width && scan.height == cleared.height && scan.width == filled.width
-            && scan.height == filled.height && (inkMask.map { $0.width == scan.width && $0.height == scan.height } ?? true),
+        precondition(scan.width == cleared.width && scan.height == cleared.height, "scan and cleared page differ in size")
+        guard let r = reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p) else {
+            return nil
+        }
+        let b = r.box, g = r.grid, size = r.size
+        let w = scan.width
+        // The window: two type sizes round the box. A mark reaching its edge runs on: drawing.
+        guard let win = b.expanded(by: 2 * g).intersection(scan.bounds) else { return nil }
+        let ww = win.width, wh = win.height
+        var mark = [Bool](repeating: false, count: ww * wh)
+        for y in 0..<wh {
+            for x in 0..<ww {
+                mark[y * ww + x] = r.isMark(cleared.pixels[(win.minY + y) * w + win.minX + x])
+            }
+        }
+        // Along the lines: past the box's ends by one type size, within its band, and farther
+        // than 2 px from every box (the fill's halo, the neighbours' own text).
+        let occupied = boxes.map { $0.expanded(by: 2) }
+        func along(_ px: Int, _ py: Int) -> Bool {
+            let inBand = vertical
+                ? px >= b.minX && px < b.maxX && py >= b.minY - g && py < b.maxY + g
+                : py >= b.minY && py < b.maxY && px >= b.minX - g && px < b.maxX + g
+            return inBand && !occupied.contains { $0.contains(x: px, y: py) }
+        }
+        var marks = 0
+        for part in InkMask.components(width: ww, height: wh, where: { mark[$0] }) {
+            var x0 = Int.max, x1 = Int.min, y0 = Int.max, y1 = Int.min
+            for i in part {
+                let y = i / ww, x = i - y * ww
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+            }
+            if x0 == 0 || y0 == 0 || x1 == ww - 1 || y1 == wh - 1 { continue }
+            let extent = Double(max(x1 - x0 + 1, y1 - y0 + 1))
+            guard extent >= 0.2 * size, extent <= 1.5 * size else { continue }
+            let inside = part.reduce(0) { n, i in
+                let y = i / ww, x = i - y * ww
+                return n + (along(win.minX + x, win.minY + y) ? 1 : 0)
+            }
+            if 2 * inside >= part.count { marks += part.count }
+        }
+        return Double(marks) / Double(r.filledCount)
+    }
+
+    /// What a box's fill tells of its text: the type size, and the level that makes a pixel of
+    /// the cleared page a mark of that text's darkness (or lightness).
+    struct InkReading {
+        /// The box within the page.
+        var box: PixelRect
+        /// The pixels filled in the box.
+        var filledCount: Int
+        /// The type size: the median extent across the lines of the filled parts.
+        var size: Double
+        /// The type size in whole pixels, at least 2.
+        var grid: Int
+        /// Whether the type is lighter than its ground.
+        var lightType: Bool
+        /// Half-way from the ground's level to the ink's.
+        var halfway: Double
+
+        func isMark(_ c: RGBA8) -> Bool {
+            let v = Double(luma(c))
+            return lightType ? v > halfway : v < halfway
+        }
+    }
+
+    /// The reading both checks beside a box start from; nil when the box gives none (too little
+    /// filled, filled whole, or ink and ground too close).
+    static func reading(
+        scan: Bitmap<RGBA8>, filled: Bitmap<UInt8>, box: PixelRect, vertical: Bool, ink inkMask: Bitmap<UInt8>?, lightInk: Bool?,
+        parameters p: FillCheckParameters
+    ) -> InkReading? {
+        precondition(scan.width == filled.width && scan.height == filled.height
+            && (inkMask.map { $0.width == scan.width && $0.height == scan.height } ?? true),
             "scan, cleared page, fill and ink masks differ in size")
         guard let b = box.intersection(scan.bounds), b.width > 0, b.height > 0 else { return nil }
         let w = scan.width
@@ -96,44 +167,9 @@ public enum RunOnCheck {
         case nil: read = darkReading ?? maskReading ?? lightReading
         }
         guard let inkLevel = read else { return nil }
-        let lightType = inkLevel > ground
-        let halfway = ground + 0.5 * (inkLevel - ground)
-        // The window: two type sizes round the box. A mark reaching its edge runs on: drawing.
-        guard let win = b.expanded(by: 2 * g).intersection(scan.bounds) else { return nil }
-        let ww = win.width, wh = win.height
-        var mark = [Bool](repeating: false, count: ww * wh)
-        for y in 0..<wh {
-            for x in 0..<ww {
-                let v = Double(luma(cleared.pixels[(win.minY + y) * w + win.minX + x]))
-                mark[y * ww + x] = lightType ? v > halfway : v < halfway
-            }
-        }
-        // Along the lines: past the box's ends by one type size, within its band, and farther
-        // than 2 px from every box (the fill's halo, the neighbours' own text).
-        let occupied = boxes.map { $0.expanded(by: 2) }
-        func along(_ px: Int, _ py: Int) -> Bool {
-            let inBand = vertical
-                ? px >= b.minX && px < b.maxX && py >= b.minY - g && py < b.maxY + g
-                : py >= b.minY && py < b.maxY && px >= b.minX - g && px < b.maxX + g
-            return inBand && !occupied.contains { $0.contains(x: px, y: py) }
-        }
-        var marks = 0
-        for part in InkMask.components(width: ww, height: wh, where: { mark[$0] }) {
-            var x0 = Int.max, x1 = Int.min, y0 = Int.max, y1 = Int.min
-            for i in part {
-                let y = i / ww, x = i - y * ww
-                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
-            }
-            if x0 == 0 || y0 == 0 || x1 == ww - 1 || y1 == wh - 1 { continue }
-            let extent = Double(max(x1 - x0 + 1, y1 - y0 + 1))
-            guard extent >= 0.2 * size, extent <= 1.5 * size else { continue }
-            let inside = part.reduce(0) { n, i in
-                let y = i / ww, x = i - y * ww
-                return n + (along(win.minX + x, win.minY + y) ? 1 : 0)
-            }
-            if 2 * inside >= part.count { marks += part.count }
-        }
-        return Double(marks) / Double(filledCount)
+        return InkReading(
+            box: b, filledCount: filledCount, size: size, grid: g, lightType: inkLevel > ground,
+            halfway: ground + 0.5 * (inkLevel - ground))
     }
 
     /// ITU-R 601 luma, as the benchmark's greyscale reads it.

@@ -28,6 +28,8 @@
       'Check the box holds the whole text and run clear again; over busy art it may stay as scanned.'],
     runsOn: ['its line runs on past the box (clearing it would leave half a word beside it)',
       'Widen the box to take in the whole line, and run clear again.'],
+    lineBeside: ['a line of text in no box lies beside it (clearing it would leave half of its block)',
+      'Widen the box to take in the line beside it (or draw a box round that line), and run clear again.'],
   };
   const ui = pb.editor;
 

@@ -117,7 +117,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/6 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
+        let fingerprintBase = "clear/7 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
@@ -146,7 +146,7 @@ struct Clear: ParsableCommand {
                 maskMilliseconds: result.maskMilliseconds, infillMilliseconds: result.infillMilliseconds,
                 filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
                 methods: reports.map(\.method.rawValue), textLeft: result.textLeft, edgesMade: result.edgesMade,
-                runsOn: result.runsOn))
+                runsOn: result.runsOn, lineBeside: result.lineBeside))
             return .written
         }
         try statsLines.flush()
@@ -213,6 +213,7 @@ struct PageStats: Encodable {
     var textLeft: [Double?]
     var edgesMade: [Double?]
     var runsOn: [Double?]
+    var lineBeside: [Double?]
 }
 
 /// Per page image, which boxes `clear` left as scanned; filled from worker threads.
