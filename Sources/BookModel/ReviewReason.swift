@@ -18,6 +18,9 @@ public enum ReviewReason: String, Sendable, Hashable, CaseIterable, CustomString
     /// A line of text in no box lies right beside the box (the rest of its block, which the
     /// detector missed): clearing the box would leave that line standing alone.
     case lineBeside
+    /// The fill would take part of letters and leave the rest (ascenders or descenders reaching
+    /// past the box, a neighbour's letters reaching into it).
+    case lettersCut
 
     /// For a person reviewing the box.
     public var description: String {
@@ -28,6 +31,7 @@ public enum ReviewReason: String, Sendable, Hashable, CaseIterable, CustomString
         case .edgesMade: "the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)"
         case .runsOn: "its line runs on past the box (clearing it would leave half a word beside it)"
         case .lineBeside: "a line of text in no box lies beside it (clearing it would leave half of its block)"
+        case .lettersCut: "letters reach past the box (clearing it would leave pieces of them: ascenders, descenders, a neighbour's tails)"
         }
     }
 }

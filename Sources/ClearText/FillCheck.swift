@@ -54,6 +54,10 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
     /// the scan: a line of the same block the detector left out, which clearing the box would
     /// leave standing alone. The run-on check's bar. 0 turns this reading off.
     public var lineBeside: Double = 0.05
+    /// Letters the fill cut and left a visible piece of (glyph-sized shapes of the scan's ink
+    /// it took part of, ``CutLetterCheck``), at which a box goes back to the scan: ascenders left
+    /// floating over a cleared line, a neighbour's descenders cut. One. 0 turns this reading off.
+    public var cutLetters: Double = 1
 
     public init() {}
 
@@ -68,6 +72,7 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         case "edgeFloor": edgeFloor = value
         case "runOn": runOn = value
         case "lineBeside": lineBeside = value
+        case "cutLetters": cutLetters = value
         default: return false
         }
         return true
@@ -87,10 +92,13 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         if !(lineBeside >= 0 && lineBeside.isFinite) {
             throw .invalidParameter(name: "lineBeside", reason: "must be finite and ≥ 0, got \(lineBeside)")
         }
+        if !(cutLetters >= 0 && cutLetters.isFinite) {
+            throw .invalidParameter(name: "cutLetters", reason: "must be finite and ≥ 0, got \(cutLetters)")
+        }
     }
 
     public var description: String {
-        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor) runOn=\(runOn) lineBeside=\(lineBeside)"
+        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor) runOn=\(runOn) lineBeside=\(lineBeside) cutLetters=\(cutLetters)"
     }
 }
 

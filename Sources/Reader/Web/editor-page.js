@@ -30,6 +30,8 @@
       'Widen the box to take in the whole line, and run clear again.'],
     lineBeside: ['a line of text in no box lies beside it (clearing it would leave half of its block)',
       'Widen the box to take in the line beside it (or draw a box round that line), and run clear again.'],
+    lettersCut: ['letters reach past the box (clearing it would leave pieces of them: ascenders, descenders, a neighbour\'s tails)',
+      'Make the box take in the letters whole (their ascenders and descenders), and run clear again.'],
   };
   const ui = pb.editor;
 

@@ -146,7 +146,7 @@ struct Clear: ParsableCommand {
                 maskMilliseconds: result.maskMilliseconds, infillMilliseconds: result.infillMilliseconds,
                 filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
                 methods: reports.map(\.method.rawValue), textLeft: result.textLeft, edgesMade: result.edgesMade,
-                runsOn: result.runsOn, lineBeside: result.lineBeside))
+                runsOn: result.runsOn, lineBeside: result.lineBeside, cutLetters: result.cutLetters))
             return .written
         }
         try statsLines.flush()
@@ -214,6 +214,7 @@ struct PageStats: Encodable {
     var edgesMade: [Double?]
     var runsOn: [Double?]
     var lineBeside: [Double?]
+    var cutLetters: [Double?]
 }
 
 /// Per page image, which boxes `clear` left as scanned; filled from worker threads.
