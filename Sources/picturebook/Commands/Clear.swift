@@ -30,7 +30,11 @@ struct Clear: ParsableCommand {
             ink left, read against the detector's own mask; and a box whose fill made edges its \
             ground does not have (letters left in pieces, streaks, blotches); and a box whose \
             line runs on past its end (glyph-sized marks of its text's darkness just beyond the \
-            ends of its lines: clearing it would leave half a word). The orientation in book.json \
+            ends of its lines: clearing it would leave half a word); and a box beside which a \
+            line of its block lies in no box (a row of such marks across its lines: clearing it \
+            would leave half the block); and a box whose fill would cut letters (a letter-sized \
+            shape of the scan taken in part, with a piece a reader sees left: ascenders and \
+            descenders past a tight box). The orientation in book.json \
             says which way a box's lines run. --report lists the boxes that need review, each \
             with the reason.
 
@@ -77,7 +81,7 @@ struct Clear: ParsableCommand {
     @Flag(help: "List the boxes left as scanned for a person to review, with the reason (on stdout, one a line).")
     var report = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0, edgesMade=0 and runOn=0 turn the three readings of the check after the fill off).", visibility: .hidden))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0, edgesMade=0, runOn=0, lineBeside=0 and cutLetters=0 turn the readings of the check after the fill off).", visibility: .hidden))
     var overrides: [String] = []
 
     /// The in-fill's, the ink estimate's and the fill check's parameters from the options, every
