@@ -58,6 +58,14 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
     /// it took part of, ``CutLetterCheck``), at which a box goes back to the scan: ascenders left
     /// floating over a cleared line, a neighbour's descenders cut. One. 0 turns this reading off.
     public var cutLetters: Double = 1
+    /// The share of a box's letters' ink (letter-sized shapes of the scan inside it) that its fill
+    /// left whole (``LettersLeftCheck``), at which the box goes back to the scan as text left:
+    /// letters the detector's mask missed, which the text-left reading (judged against that mask)
+    /// cannot see. The run-on check's bar, 5 %. 0 turns this reading off.
+    public var lettersLeft: Double = 0.05
+    /// The longest side, in type sizes, of a shape ``LettersLeftCheck`` still reads (one over three
+    /// type sizes left whole is a drop capital or an ornament): a drop capital spans two to five lines.
+    public var letterLargest: Double = 6
 
     public init() {}
 
@@ -73,6 +81,8 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         case "runOn": runOn = value
         case "lineBeside": lineBeside = value
         case "cutLetters": cutLetters = value
+        case "lettersLeft": lettersLeft = value
+        case "letterLargest": letterLargest = value
         default: return false
         }
         return true
@@ -92,13 +102,19 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         if !(lineBeside >= 0 && lineBeside.isFinite) {
             throw .invalidParameter(name: "lineBeside", reason: "must be finite and ≥ 0, got \(lineBeside)")
         }
+        if !(lettersLeft >= 0 && lettersLeft.isFinite) {
+            throw .invalidParameter(name: "lettersLeft", reason: "must be finite and ≥ 0, got \(lettersLeft)")
+        }
+        if !(letterLargest > 0 && letterLargest.isFinite) {
+            throw .invalidParameter(name: "letterLargest", reason: "must be finite and > 0, got \(letterLargest)")
+        }
         if !(cutLetters >= 0 && cutLetters.isFinite) {
             throw .invalidParameter(name: "cutLetters", reason: "must be finite and ≥ 0, got \(cutLetters)")
         }
     }
 
     public var description: String {
-        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor) runOn=\(runOn) lineBeside=\(lineBeside) cutLetters=\(cutLetters)"
+        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor) runOn=\(runOn) lineBeside=\(lineBeside) cutLetters=\(cutLetters) lettersLeft=\(lettersLeft) letterLargest=\(letterLargest)"
     }
 }
 

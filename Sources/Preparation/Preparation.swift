@@ -49,6 +49,10 @@ public struct ClearedPage: Sendable {
     /// Per box, how many letters the fill cut and left a visible piece of (``CutLetterCheck``), nil where the box gave no reading; empty when not read. A box at or
     /// over the bar went back to the scan and `needsReview`.
     public var cutLetters: [Double?]
+    /// Per box, the share of its letters' ink the fill left whole, or 1 for a drop capital left
+    /// (``LettersLeftCheck``), nil where the box gave no reading; empty when not read. A box at or over the bar went back
+    /// to the scan and `needsReview` (as text left).
+    public var lettersLeft: [Double?]
     /// Per box, why it was left as scanned (nil for a box that was cleared); empty with `fileOnly`.
     public var reviewReasons: [ReviewReason?]
     /// "estimate", "file+estimate" when a mask file was used, or "file" when it was used alone.
@@ -183,17 +187,17 @@ public enum PageClearing {
         // box the glyph filter could not judge is. Without a mask file there is no reading of
         // the ink independent of the fill's, and only the edges are read.
         // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
-        let (textLeft, edges, runsOn, lineBeside, cutLetters) = fileOnly ? ([], [], [], [], []) : checkFills(
+        let (textLeft, edges, runsOn, lineBeside, cutLetters, lettersLeft) = fileOnly ? ([], [], [], [], [], []) : checkFills(
             scan: image, cleared: &cleared, fill: &fill, boxes: boxes, vertical: vertical, lightInk: lightInk, regions: regions,
             glyphs: &glyphs, ink: detectorInk, infill: infill.parameters, parameters: checkParameters)
         let t3 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
             image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges, runsOn: runsOn,
-            lineBeside: lineBeside, cutLetters: cutLetters,
+            lineBeside: lineBeside, cutLetters: cutLetters, lettersLeft: lettersLeft,
             reviewReasons: reviewReasons(
                 drawing: drawn, joined: joined, textLeft: textLeft, edges: edges, runsOn: runsOn, lineBeside: lineBeside,
-                cutLetters: cutLetters, flagged: glyphs.map(\.needsReview),
+                cutLetters: cutLetters, lettersLeft: lettersLeft, flagged: glyphs.map(\.needsReview),
                 parameters: checkParameters),
             maskKind: maskKind,
             maskMilliseconds: ms(t0, t1), infillMilliseconds: ms(t1, t2) + ms(t2, t3))
@@ -209,12 +213,12 @@ public enum PageClearing {
         scan: Bitmap<RGBA8>, cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, boxes: [PixelRect], vertical: [Bool] = [],
         lightInk: [Bool?] = [], regions: [PixelRect], glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>?, infill p: InFillParameters,
         parameters: FillCheckParameters
-    ) -> (textLeft: [Double?], edges: [Double?], runsOn: [Double?], lineBeside: [Double?], cutLetters: [Double?]) {
+    ) -> (textLeft: [Double?], edges: [Double?], runsOn: [Double?], lineBeside: [Double?], cutLetters: [Double?], lettersLeft: [Double?]) {
         var textLeft: [Double?] = [], edges: [Double?] = [], runsOn: [Double?] = [], lineBeside: [Double?] = []
-        var cutLetters: [Double?] = []
+        var cutLetters: [Double?] = [], lettersLeft: [Double?] = []
         let readLeft = ink != nil && parameters.textLeft > 0, readEdges = parameters.edgesMade > 0, readRunOn = parameters.runOn > 0
-        let readBeside = parameters.lineBeside > 0, readCut = parameters.cutLetters > 0
-        guard readLeft || readEdges || readRunOn || readBeside || readCut else { return ([], [], [], [], []) }
+        let readBeside = parameters.lineBeside > 0, readCut = parameters.cutLetters > 0, readWhole = parameters.lettersLeft > 0
+        guard readLeft || readEdges || readRunOn || readBeside || readCut || readWhole else { return ([], [], [], [], [], []) }
         // Every box is read before any goes back to the scan: a box put back would otherwise
         // change what its neighbours' rings read.
         for (i, box) in boxes.enumerated() {
@@ -238,24 +242,30 @@ public enum PageClearing {
                     scan: scan, cleared: cleared, filled: fill, box: box, vertical: i < vertical.count && vertical[i],
                     ink: ink, lightInk: i < lightInk.count ? lightInk[i] : nil, parameters: parameters))
             }
+            if readWhole {
+                lettersLeft.append(LettersLeftCheck.share(
+                    scan: scan, cleared: cleared, filled: fill, box: box, vertical: i < vertical.count && vertical[i],
+                    largest: parameters.letterLargest, ink: ink, lightInk: i < lightInk.count ? lightInk[i] : nil, parameters: parameters))
+            }
         }
         for i in boxes.indices {
             let verdict = checkVerdict(
                 textLeft: readLeft ? textLeft[i] : nil, edges: readEdges ? edges[i] : nil, runsOn: readRunOn ? runsOn[i] : nil,
-                lineBeside: readBeside ? lineBeside[i] : nil, cutLetters: readCut ? cutLetters[i] : nil, parameters: parameters)
+                lineBeside: readBeside ? lineBeside[i] : nil, cutLetters: readCut ? cutLetters[i] : nil,
+                lettersLeft: readWhole ? lettersLeft[i] : nil, parameters: parameters)
             guard verdict != nil else { continue }
             if i < glyphs.count { glyphs[i].needsReview = true }
             let region = i < regions.count ? regions[i] : boxes[i]
             FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth))
         }
-        return (textLeft, edges, runsOn, lineBeside, cutLetters)
+        return (textLeft, edges, runsOn, lineBeside, cutLetters, lettersLeft)
     }
 
     /// Why each flagged box was left as scanned, in the order the rules apply: the glyph filter
     /// before the fill, then the check's readings after it.
     static func reviewReasons(
         drawing: [Bool], joined: [Bool] = [], textLeft: [Double?], edges: [Double?], runsOn: [Double?] = [], lineBeside: [Double?] = [],
-        cutLetters: [Double?] = [], flagged: [Bool],
+        cutLetters: [Double?] = [], lettersLeft: [Double?] = [], flagged: [Bool],
         parameters: FillCheckParameters
     ) -> [ReviewReason?] {
         flagged.indices.map { i in
@@ -264,7 +274,8 @@ public enum PageClearing {
             return checkVerdict(
                 textLeft: i < textLeft.count ? textLeft[i] : nil, edges: i < edges.count ? edges[i] : nil,
                 runsOn: i < runsOn.count ? runsOn[i] : nil, lineBeside: i < lineBeside.count ? lineBeside[i] : nil,
-                cutLetters: i < cutLetters.count ? cutLetters[i] : nil, parameters: parameters)
+                cutLetters: i < cutLetters.count ? cutLetters[i] : nil, lettersLeft: i < lettersLeft.count ? lettersLeft[i] : nil,
+                parameters: parameters)
         }
     }
 
@@ -272,9 +283,10 @@ public enum PageClearing {
     /// edges made, else the line running on, else a line beside, else letters cut — a reading under its bar, or turned off, is no reason.
     static func checkVerdict(
         textLeft: Double?, edges: Double?, runsOn: Double? = nil, lineBeside: Double? = nil, cutLetters: Double? = nil,
-        parameters p: FillCheckParameters
+        lettersLeft: Double? = nil, parameters p: FillCheckParameters
     ) -> ReviewReason? {
         if let l = textLeft, p.textLeft > 0, l >= p.textLeft { return .textLeft }
+        if let n = lettersLeft, p.lettersLeft > 0, n >= p.lettersLeft { return .textLeft }
         if let e = edges, p.edgesMade > 0, e >= p.edgesMade { return .edgesMade }
         if let r = runsOn, p.runOn > 0, r >= p.runOn { return .runsOn }
         if let l = lineBeside, p.lineBeside > 0, l >= p.lineBeside { return .lineBeside }

@@ -34,7 +34,9 @@ struct Clear: ParsableCommand {
             line of its block lies in no box (a row of such marks across its lines: clearing it \
             would leave half the block); and a box whose fill would cut letters (a letter-sized \
             shape of the scan taken in part, with a piece a reader sees left: ascenders and \
-            descenders past a tight box). The orientation in book.json \
+            descenders past a tight box); and a box whose fill left its letters whole (5 % of \
+            their ink, or a drop capital alone, read from the scan's own shapes). The \
+            orientation in book.json \
             says which way a box's lines run. --report lists the boxes that need review, each \
             with the reason.
 
@@ -81,7 +83,7 @@ struct Clear: ParsableCommand {
     @Flag(help: "List the boxes left as scanned for a person to review, with the reason (on stdout, one a line).")
     var report = false
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0, edgesMade=0, runOn=0, lineBeside=0 and cutLetters=0 turn the readings of the check after the fill off).", visibility: .hidden))
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override an in-fill, ink-estimate or fill-check parameter, NAME=VALUE (for tuning; see InFillParameters, InkMaskParameters, FillCheckParameters, GlyphFilterParameters; textLeft=0, edgesMade=0, runOn=0, lineBeside=0, cutLetters=0 and lettersLeft=0 turn the readings of the check after the fill off).", visibility: .hidden))
     var overrides: [String] = []
 
     /// The in-fill's, the ink estimate's and the fill check's parameters from the options, every
@@ -150,7 +152,8 @@ struct Clear: ParsableCommand {
                 maskMilliseconds: result.maskMilliseconds, infillMilliseconds: result.infillMilliseconds,
                 filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
                 methods: reports.map(\.method.rawValue), textLeft: result.textLeft, edgesMade: result.edgesMade,
-                runsOn: result.runsOn, lineBeside: result.lineBeside, cutLetters: result.cutLetters))
+                runsOn: result.runsOn, lineBeside: result.lineBeside, cutLetters: result.cutLetters,
+                lettersLeft: result.lettersLeft))
             return .written
         }
         try statsLines.flush()
@@ -219,6 +222,7 @@ struct PageStats: Encodable {
     var runsOn: [Double?]
     var lineBeside: [Double?]
     var cutLetters: [Double?]
+    var lettersLeft: [Double?]
 }
 
 /// Per page image, which boxes `clear` left as scanned; filled from worker threads.
