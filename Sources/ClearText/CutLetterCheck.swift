@@ -27,17 +27,16 @@ public enum CutLetterCheck {
         ink inkMask: Bitmap<UInt8>? = nil, lightInk: Bool? = nil, parameters p: FillCheckParameters = .init()
     ) -> Double? {
         precondition(scan.width == cleared.width && scan.height == cleared.height, "scan and cleared page differ in size")
-        guard let r = RunOnCheck.reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p)
-        else { return nil }
-        let size = LineBesideCheck.letterSize(scan: scan, reading: r, vertical: vertical) ?? r.size
-        let g = max(2, Int(size.rounded()))
-        let w = scan.width
-        guard let win = r.box.expanded(by: 3 * g).intersection(scan.bounds) else { return nil }
+        return RunOnCheck.reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p)
+            .flatMap { count(reading: $0, scan: scan, cleared: cleared, filled: filled) }
+    }
+
+    /// ``count(scan:cleared:filled:box:vertical:ink:lightInk:parameters:)`` from the box's reading.
+    package static func count(reading r: RunOnCheck.InkReading, scan: Bitmap<RGBA8>, cleared: Bitmap<RGBA8>, filled: Bitmap<UInt8>) -> Double? {
+        let size = r.letters, w = scan.width
+        guard let win = r.box.expanded(by: 3 * r.letterGrid).intersection(scan.bounds) else { return nil }
         let ww = win.width, wh = win.height
-        var mark = [Bool](repeating: false, count: ww * wh)
-        for y in 0..<wh {
-            for x in 0..<ww { mark[y * ww + x] = r.isMark(scan.pixels[(win.minY + y) * w + win.minX + x]) }
-        }
+        let mark = r.marks(of: scan, in: win)
         var cut = 0
         for part in InkMask.components(width: ww, height: wh, where: { mark[$0] }) {
             var x0 = Int.max, x1 = Int.min, y0 = Int.max, y1 = Int.min, taken = 0, kept = 0

@@ -34,14 +34,15 @@ public enum LettersLeftCheck {
         ink inkMask: Bitmap<UInt8>? = nil, lightInk: Bool? = nil, parameters p: FillCheckParameters = .init()
     ) -> Double? {
         precondition(scan.width == cleared.width && scan.height == cleared.height, "scan and cleared page differ in size")
-        guard let r = RunOnCheck.reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p)
-        else { return nil }
-        let size = LineBesideCheck.letterSize(scan: scan, reading: r, vertical: vertical) ?? r.size
+        return RunOnCheck.reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p)
+            .map { share(reading: $0, scan: scan, cleared: cleared, filled: filled, largest: largest) }
+    }
+
+    /// ``share(scan:cleared:filled:box:vertical:largest:ink:lightInk:parameters:)`` from the box's reading.
+    package static func share(reading r: RunOnCheck.InkReading, scan: Bitmap<RGBA8>, cleared: Bitmap<RGBA8>, filled: Bitmap<UInt8>, largest: Double) -> Double {
+        let size = r.letters
         let b = r.box, bw = b.width, bh = b.height, w = scan.width
-        var mark = [Bool](repeating: false, count: bw * bh)
-        for y in 0..<bh {
-            for x in 0..<bw { mark[y * bw + x] = r.isMark(scan.pixels[(b.minY + y) * w + b.minX + x]) }
-        }
+        let mark = r.marks(of: scan, in: b)
         var letters = 0, left = 0, largeLeft = false
         for part in InkMask.components(width: bw, height: bh, where: { mark[$0] }) {
             var x0 = Int.max, x1 = Int.min, y0 = Int.max, y1 = Int.min, taken = 0, kept = 0

@@ -14,7 +14,7 @@
 // within two type sizes of it (a line's leading); the row's ink over the box's filled pixels is
 // the reading, and at the run-on check's bar the box goes back to the scan.
 //
-// Every constant is in the box's own type size (``RunOnCheck/reading``), so nothing depends on
+// Every constant is in the box's own type size (``RunOnCheck/InkReading/letters``), so nothing depends on
 // the resolution, the face or the script; vertical text is read with the axes swapped.
 
 public import Geometry
@@ -30,26 +30,18 @@ public enum LineBesideCheck {
         ink inkMask: Bitmap<UInt8>? = nil, lightInk: Bool? = nil, parameters p: FillCheckParameters = .init()
     ) -> Double? {
         precondition(scan.width == cleared.width && scan.height == cleared.height, "scan and cleared page differ in size")
-        guard let r = RunOnCheck.reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p)
-        else { return nil }
-        let b = r.box, w = scan.width
-        // The letters' size as the marks are read: the median extent across the lines of the
-        // scan's marks in the box. The fill's own parts, which the run-on check measures, are the
-        // glyphs grown by their halo and may run together into one part the height of the box.
-        let size = letterSize(scan: scan, reading: r, vertical: vertical) ?? r.size
-        let g = max(2, Int(size.rounded()))
+        return RunOnCheck.reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p)
+            .flatMap { share(reading: $0, cleared: cleared, box: box, vertical: vertical, boxes: boxes) }
+    }
+
+    /// ``share(scan:cleared:filled:box:vertical:boxes:ink:lightInk:parameters:)`` from the box's reading.
+    package static func share(reading r: RunOnCheck.InkReading, cleared: Bitmap<RGBA8>, box: PixelRect, vertical: Bool, boxes: [PixelRect]) -> Double? {
+        let b = r.box, size = r.letters, g = r.letterGrid
         // Three type sizes round the box: a line within two of it (its leading) is whole inside,
         // and a mark reaching the window's edge runs on (a rule, a frame, a drawing's stroke).
-        guard let win = b.expanded(by: 3 * g).intersection(scan.bounds) else { return nil }
+        guard let win = b.expanded(by: 3 * g).intersection(cleared.bounds) else { return nil }
         let ww = win.width, wh = win.height
-        var mark = [Bool](repeating: false, count: ww * wh)
-        for y in 0..<wh {
-            for x in 0..<ww {
-                mark[y * ww + x] = r.isMark(cleared.pixels[(win.minY + y) * w + win.minX + x])
-            }
-        }
-        // The other boxes: their text is theirs. The box's own is told by a mark's middle, which
-        // for a line beside it lies outside it (its letters may reach into the box's margin).
+        let mark = r.marks(of: cleared, in: win)
         let occupied = boxes.filter { $0 != box }.map { $0.expanded(by: 2) }
         var before: [Mark] = [], after: [Mark] = []
         // The box's own extent in the same frame.
@@ -88,30 +80,6 @@ public enum LineBesideCheck {
             best = max(best, row(side, size: size, over: (boxAlong0 - g)..<(boxAlong1 + g)))
         }
         return Double(best) / Double(r.filledCount)
-    }
-
-    /// The median extent across the lines of the marks the scan has in the box (at least 3 px,
-    /// not touching the box's sides across the lines, where a part may be cut); nil without any.
-    static func letterSize(scan: Bitmap<RGBA8>, reading r: RunOnCheck.InkReading, vertical: Bool) -> Double? {
-        let b = r.box, bw = b.width, bh = b.height, w = scan.width
-        var mark = [Bool](repeating: false, count: bw * bh)
-        for y in 0..<bh {
-            for x in 0..<bw { mark[y * bw + x] = r.isMark(scan.pixels[(b.minY + y) * w + b.minX + x]) }
-        }
-        var extents: [Int] = []
-        for part in InkMask.components(width: bw, height: bh, where: { mark[$0] }) {
-            var lo = Int.max, hi = Int.min
-            for i in part {
-                let v = vertical ? i % bw : i / bw
-                lo = min(lo, v); hi = max(hi, v)
-            }
-            let span = vertical ? bw : bh
-            guard hi - lo + 1 >= 3, lo > 0, hi < span - 1 else { continue }
-            extents.append(hi - lo + 1)
-        }
-        guard !extents.isEmpty else { return nil }
-        extents.sort()
-        return Double(extents[extents.count / 2])
     }
 
     /// A mark in the lines' own frame: `along` the box's lines and `across` them (half-open).

@@ -39,20 +39,17 @@ public enum RunOnCheck {
         ink inkMask: Bitmap<UInt8>? = nil, lightInk: Bool? = nil, parameters p: FillCheckParameters = .init()
     ) -> Double? {
         precondition(scan.width == cleared.width && scan.height == cleared.height, "scan and cleared page differ in size")
-        guard let r = reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p) else {
-            return nil
-        }
+        return reading(scan: scan, filled: filled, box: box, vertical: vertical, ink: inkMask, lightInk: lightInk, parameters: p)
+            .flatMap { share(reading: $0, cleared: cleared, vertical: vertical, boxes: boxes) }
+    }
+
+    /// ``share(scan:cleared:filled:box:vertical:boxes:ink:lightInk:parameters:)`` from the box's reading.
+    package static func share(reading r: InkReading, cleared: Bitmap<RGBA8>, vertical: Bool, boxes: [PixelRect]) -> Double? {
         let b = r.box, g = r.grid, size = r.size
-        let w = scan.width
         // The window: two type sizes round the box. A mark reaching its edge runs on: drawing.
-        guard let win = b.expanded(by: 2 * g).intersection(scan.bounds) else { return nil }
+        guard let win = b.expanded(by: 2 * g).intersection(cleared.bounds) else { return nil }
         let ww = win.width, wh = win.height
-        var mark = [Bool](repeating: false, count: ww * wh)
-        for y in 0..<wh {
-            for x in 0..<ww {
-                mark[y * ww + x] = r.isMark(cleared.pixels[(win.minY + y) * w + win.minX + x])
-            }
-        }
+        let mark = r.marks(of: cleared, in: win)
         // Along the lines: past the box's ends by one type size, within its band, and farther
         // than 2 px from every box (the fill's halo, the neighbours' own text).
         let occupied = boxes.map { $0.expanded(by: 2) }
@@ -83,7 +80,7 @@ public enum RunOnCheck {
 
     /// What a box's fill tells of its text: the type size, and the level that makes a pixel of
     /// the cleared page a mark of that text's darkness (or lightness).
-    struct InkReading {
+    package struct InkReading {
         /// The box within the page.
         var box: PixelRect
         /// The pixels filled in the box.
@@ -96,6 +93,22 @@ public enum RunOnCheck {
         var lightType: Bool
         /// Half-way from the ground's level to the ink's.
         var halfway: Double
+        /// The letters' size as the marks are read: the median extent across the lines of the
+        /// scan's marks in the box (``letterSize(scan:box:vertical:isMark:)``), else `size`. The
+        /// fill's own parts are the glyphs grown by their halo and may run together into one part
+        /// the height of the box (a two-line signature did: twice the letters' size).
+        var letters: Double
+        /// `letters` in whole pixels, at least 2.
+        var letterGrid: Int { max(2, Int(letters.rounded())) }
+
+        /// Row by row, which pixels of `image` (the scan or the cleared page) in `rect` are marks.
+        func marks(of image: Bitmap<RGBA8>, in rect: PixelRect) -> [Bool] {
+            var mark = [Bool](repeating: false, count: rect.width * rect.height)
+            for y in 0..<rect.height {
+                for x in 0..<rect.width { mark[y * rect.width + x] = isMark(image.pixels[(rect.minY + y) * image.width + rect.minX + x]) }
+            }
+            return mark
+        }
 
         func isMark(_ c: RGBA8) -> Bool {
             let v = Double(luma(c))
@@ -105,7 +118,7 @@ public enum RunOnCheck {
 
     /// The reading both checks beside a box start from; nil when the box gives none (too little
     /// filled, filled whole, or ink and ground too close).
-    static func reading(
+    package static func reading(
         scan: Bitmap<RGBA8>, filled: Bitmap<UInt8>, box: PixelRect, vertical: Bool, ink inkMask: Bitmap<UInt8>?, lightInk: Bool?,
         parameters p: FillCheckParameters
     ) -> InkReading? {
@@ -167,9 +180,35 @@ public enum RunOnCheck {
         case nil: read = darkReading ?? maskReading ?? lightReading
         }
         guard let inkLevel = read else { return nil }
+        let lightType = inkLevel > ground, halfway = ground + 0.5 * (inkLevel - ground)
+        let isMark = { (c: RGBA8) -> Bool in lightType ? Double(luma(c)) > halfway : Double(luma(c)) < halfway }
         return InkReading(
-            box: b, filledCount: filledCount, size: size, grid: g, lightType: inkLevel > ground,
-            halfway: ground + 0.5 * (inkLevel - ground))
+            box: b, filledCount: filledCount, size: size, grid: g, lightType: lightType, halfway: halfway,
+            letters: letterSize(scan: scan, box: b, vertical: vertical, isMark: isMark) ?? size)
+    }
+
+    /// The median extent across the lines of the marks the scan has in `b` (at least 3 px, not
+    /// touching the box's sides across the lines, where a part may be cut); nil without any.
+    static func letterSize(scan: Bitmap<RGBA8>, box b: PixelRect, vertical: Bool, isMark: (RGBA8) -> Bool) -> Double? {
+        let bw = b.width, bh = b.height, w = scan.width
+        var mark = [Bool](repeating: false, count: bw * bh)
+        for y in 0..<bh {
+            for x in 0..<bw { mark[y * bw + x] = isMark(scan.pixels[(b.minY + y) * w + b.minX + x]) }
+        }
+        var extents: [Int] = []
+        for part in InkMask.components(width: bw, height: bh, where: { mark[$0] }) {
+            var lo = Int.max, hi = Int.min
+            for i in part {
+                let v = vertical ? i % bw : i / bw
+                lo = min(lo, v); hi = max(hi, v)
+            }
+            let span = vertical ? bw : bh
+            guard hi - lo + 1 >= 3, lo > 0, hi < span - 1 else { continue }
+            extents.append(hi - lo + 1)
+        }
+        guard !extents.isEmpty else { return nil }
+        extents.sort()
+        return Double(extents[extents.count / 2])
     }
 
     /// ITU-R 601 luma, as the benchmark's greyscale reads it.

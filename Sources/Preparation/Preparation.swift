@@ -227,25 +227,23 @@ public enum PageClearing {
                 textLeft.append(FillCheck.textLeft(scan: scan, cleared: cleared, filled: fill, box: box, others: others, ink: ink, parameters: parameters))
             }
             if readEdges { edges.append(FillCheck.edgesMade(scan: scan, cleared: cleared, filled: fill, box: box, ink: ink, parameters: parameters)) }
-            if readRunOn {
-                runsOn.append(RunOnCheck.share(
-                    scan: scan, cleared: cleared, filled: fill, box: box, vertical: i < vertical.count && vertical[i], boxes: boxes,
-                    ink: ink, lightInk: i < lightInk.count ? lightInk[i] : nil, parameters: parameters))
-            }
+            // The four readings beside and inside the box start from one reading of its text's
+            // ink level and type size, read once.
+            guard readRunOn || readBeside || readCut || readWhole else { continue }
+            let upright = i < vertical.count && vertical[i]
+            precondition(scan.width == cleared.width && scan.height == cleared.height, "scan and cleared page differ in size")
+            let reading = RunOnCheck.reading(
+                scan: scan, filled: fill, box: box, vertical: upright, ink: ink, lightInk: i < lightInk.count ? lightInk[i] : nil,
+                parameters: parameters)
+            if readRunOn { runsOn.append(reading.flatMap { RunOnCheck.share(reading: $0, cleared: cleared, vertical: upright, boxes: boxes) }) }
             if readBeside {
-                lineBeside.append(LineBesideCheck.share(
-                    scan: scan, cleared: cleared, filled: fill, box: box, vertical: i < vertical.count && vertical[i], boxes: boxes,
-                    ink: ink, lightInk: i < lightInk.count ? lightInk[i] : nil, parameters: parameters))
+                lineBeside.append(reading.flatMap { LineBesideCheck.share(reading: $0, cleared: cleared, box: box, vertical: upright, boxes: boxes) })
             }
-            if readCut {
-                cutLetters.append(CutLetterCheck.count(
-                    scan: scan, cleared: cleared, filled: fill, box: box, vertical: i < vertical.count && vertical[i],
-                    ink: ink, lightInk: i < lightInk.count ? lightInk[i] : nil, parameters: parameters))
-            }
+            if readCut { cutLetters.append(reading.flatMap { CutLetterCheck.count(reading: $0, scan: scan, cleared: cleared, filled: fill) }) }
             if readWhole {
-                lettersLeft.append(LettersLeftCheck.share(
-                    scan: scan, cleared: cleared, filled: fill, box: box, vertical: i < vertical.count && vertical[i],
-                    largest: parameters.letterLargest, ink: ink, lightInk: i < lightInk.count ? lightInk[i] : nil, parameters: parameters))
+                lettersLeft.append(reading.map {
+                    LettersLeftCheck.share(reading: $0, scan: scan, cleared: cleared, filled: fill, largest: parameters.letterLargest)
+                })
             }
         }
         for i in boxes.indices {

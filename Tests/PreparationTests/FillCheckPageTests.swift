@@ -212,10 +212,8 @@ import Testing
     /// signature on a grainy tree trunk, *Willie Mouse* (Alta Tabor; Project Gutenberg
     /// 18742, public domain in the USA), plate p. 9, cropped. The box now stays as scanned.
     @Test func aBoxWithALineOfItsBlockBesideItInNoBoxStaysAsScanned() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
-        let image = try ImageDecoder.decode(file: folder + "/signature-two-lines.png")
+        let (image, mask) = try Self.fixture("signature-two-lines")
         let box = PixelRect(x: 34, y: 74, width: 97, height: 24)
-        let mask = folder + "/signature-two-lines-mask.png"
         let kept = try PageClearing.clear(page: image, boxes: [box], lightInk: [true], maskFile: mask, source: "signature.png", infill: InFill())
         #expect(kept.glyphs.map(\.needsReview) == [true])
         #expect(kept.reviewReasons == [.lineBeside])
@@ -243,10 +241,8 @@ import Testing
     /// Book* (Walter Crane; Project Gutenberg 18344, public domain in the USA), page 9,
     /// cropped. The box now stays as scanned.
     @Test func aBoxWhoseFillWouldCutLettersStaysAsScanned() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
-        let image = try ImageDecoder.decode(file: folder + "/ascenders-past-the-box.png")
+        let (image, mask) = try Self.fixture("ascenders-past-the-box")
         let box = PixelRect(x: 27, y: 55, width: 453, height: 58)
-        let mask = folder + "/ascenders-past-the-box-mask.png"
         let kept = try PageClearing.clear(page: image, boxes: [box], lightInk: [false], maskFile: mask, source: "sixpence.png", infill: InFill())
         #expect(kept.glyphs.map(\.needsReview) == [true])
         let unchanged = kept.image.pixels == image.pixels
@@ -271,10 +267,8 @@ import Testing
     /// Story Book* (Project Gutenberg 23336, public domain in the USA), page 3, a 1-bit scan,
     /// cropped. The box now stays as scanned, as text left.
     @Test func aBoxWhoseFillLeftLettersWholeStaysAsScanned() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
-        let image = try ImageDecoder.decode(file: folder + "/title-letters-missed.png")
+        let (image, mask) = try Self.fixture("title-letters-missed")
         let box = PixelRect(x: 44, y: 34, width: 381, height: 54)
-        let mask = folder + "/title-letters-missed-mask.png"
         let kept = try PageClearing.clear(page: image, boxes: [box], lightInk: [false], maskFile: mask, source: "ship.png", infill: InFill())
         #expect(kept.reviewReasons == [.textLeft])
         let share = try #require(kept.lettersLeft.first ?? nil)
@@ -286,6 +280,12 @@ import Testing
         let cleared = try PageClearing.clear(
             page: image, boxes: [box], lightInk: [false], maskFile: mask, source: "ship.png", infill: InFill(), checkParameters: off)
         #expect(cleared.glyphs.map(\.needsReview) == [false])
+    }
+
+    /// A page crop from Fixtures/ (see its README) and the path of its detector mask.
+    static func fixture(_ name: String) throws -> (Bitmap<RGBA8>, mask: String) {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        return (try ImageDecoder.decode(file: folder + "/" + name + ".png"), folder + "/" + name + "-mask.png")
     }
 
     static func grownByOne(_ m: Bitmap<UInt8>) -> Bitmap<UInt8> {
