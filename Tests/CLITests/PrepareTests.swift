@@ -10,9 +10,12 @@ import Glibc
 /// every copy has the same scans with the same modification times.
 enum PrepareLibrary {
     static let books = 5
+    static let templatePath = NSTemporaryDirectory() + "pb-prepare-template-\(getpid())"
     static let template: Result<String, any Error> = Result {
-        let dir = NSTemporaryDirectory() + "pb-prepare-template-\(getpid())"
+        let dir = templatePath
         try? FileManager.default.removeItem(atPath: dir)
+        // Removed when the test process exits (each run would otherwise leave one in /tmp).
+        atexit { try? FileManager.default.removeItem(atPath: PrepareLibrary.templatePath) }
         for i in 1...books {
             let r = try CLI.run([
                 "generate", "--out", "\(dir)/shelf-\(i % 2)/book-\(i)", "--pages", "3", "--seed", "\(i)",

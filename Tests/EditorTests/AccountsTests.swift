@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func usersFileIsPrivateAndRoundTrips() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)").path
+        let dir = Scratch.path("accounts")
         let store = UserStore(path: UserStore.defaultPath(library: dir))
         try store.add(name: "ann", role: .editor, password: "ann password 1")
         let attrs = try FileManager.default.attributesOfItem(atPath: store.path)

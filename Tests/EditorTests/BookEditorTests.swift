@@ -8,7 +8,7 @@ import Testing
 func farmCopy() throws -> String {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { url.deleteLastPathComponent() }
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("editor-tests-\(getpid())-\(UUID().uuidString)").path
+    let dir = Scratch.path("farm")
     try FileManager.default.copyItem(atPath: url.path + "/Books/good-morning-farm", toPath: dir)
     return dir
 }

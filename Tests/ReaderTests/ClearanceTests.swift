@@ -12,7 +12,7 @@ import Testing
     /// over a fence, 128 × 626).
     static func library() throws -> String {
         let fm = FileManager.default
-        let root = NSTemporaryDirectory() + "pb-clearance-\(UUID().uuidString)"
+        let root = Scratch.path("clearance")
         try fm.createDirectory(atPath: root + "/books/fence", withIntermediateDirectories: true)
         try fm.copyItem(atPath: Fixture.repositoryRoot + "/Books/good-morning-farm", toPath: root + "/books/farm")
         try fm.copyItem(atPath: Fixture.repositoryRoot + "/Tests/PreparationTests/Fixtures/kept-box-fence.png", toPath: root + "/books/fence/fence.png")

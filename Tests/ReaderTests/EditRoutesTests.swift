@@ -16,7 +16,7 @@ struct EditFixture {
     static let rootPassword = "root's long password"
 
     init(secureCookies: Bool = false, firstSignInDelay: Double = 1) throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("edit-tests-\(getpid())-\(UUID().uuidString)").path
+        let root = Scratch.path("edit")
         books = root + "/books"
         try FileManager.default.createDirectory(atPath: books, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Fixture.repositoryRoot + "/Books/good-morning-farm", toPath: books + "/farm")

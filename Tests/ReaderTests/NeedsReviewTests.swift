@@ -7,7 +7,7 @@ import Testing
 @Suite struct NeedsReviewTests {
     @Test func aPageNeedingReviewHasNoClearText() async throws {
         let fm = FileManager.default
-        let root = NSTemporaryDirectory() + "pb-review-\(UUID().uuidString)"
+        let root = Scratch.path("review")
         defer { try? fm.removeItem(atPath: root) }
         try fm.createDirectory(atPath: root + "/books", withIntermediateDirectories: true)
         try fm.copyItem(atPath: Fixture.repositoryRoot + "/Books/good-morning-farm", toPath: root + "/books/farm")

@@ -10,7 +10,7 @@ import Testing
 enum Fixture {
     static let root: String = {
         let fm = FileManager.default
-        let root = fm.temporaryDirectory.appendingPathComponent("reader-tests-\(getpid())").path
+        let root = Scratch.root + "/fixture"
         try? fm.removeItem(atPath: root)
         let books = root + "/books", outside = root + "/outside"
         try? fm.createDirectory(atPath: books, withIntermediateDirectories: true)
