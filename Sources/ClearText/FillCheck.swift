@@ -299,14 +299,19 @@ public enum FillCheck {
         return (gx * gx + gy * gy).squareRoot()
     }
 
-    /// Puts the scan back wherever `fill` marks a change within `area`, and clears those marks.
-    public static func restore(_ cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, from scan: Bitmap<RGBA8>, within area: PixelRect) {
+    /// Puts the scan back wherever `fill` marks a change within `area`, outside every rectangle
+    /// of `except`, and clears those marks.
+    public static func restore(
+        _ cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, from scan: Bitmap<RGBA8>, within area: PixelRect, except: [PixelRect] = []
+    ) {
         precondition(scan.width == cleared.width && scan.height == cleared.height && scan.width == fill.width
             && scan.height == fill.height, "scan, cleared page and fill mask differ in size")
         guard let back = area.intersection(scan.bounds) else { return }
         let w = scan.width
+        let spared = except.compactMap { $0.intersection(back) }
         for y in back.minY..<back.maxY {
             for x in back.minX..<back.maxX where fill.pixels[y * w + x] != 0 {
+                if spared.contains(where: { $0.contains(x: x, y: y) }) { continue }
                 cleared.pixels[y * w + x] = scan.pixels[y * w + x]
                 fill.pixels[y * w + x] = 0
             }

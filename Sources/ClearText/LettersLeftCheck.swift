@@ -16,8 +16,14 @@
 // whole while the box's letters were taken is a drop capital standing alone on a cleared block
 // (nine pages of *The Tiny Story Book*), or an ornament or small figure the glyph filter kept: the
 // box goes back to the scan either way, since which it is cannot be told here. Larger shapes still
-// are the drawings a box may hold. Only shapes wholly inside the box count; what lies across the
-// box's edge is the cut-letter check's, and what runs on is drawing.
+// are the drawings a box may hold.
+//
+// A box is the box of its letters, and a tight one has letters on its edge: a Q's tail, a drop
+// capital at the block's left side, a descender under a box drawn round the x-height (*The Tiny
+// Story Book*'s "THE SQUIRREL." cleared to its Q, and its verse to a drop capital alone, with no
+// flag). So shapes are followed out of the box, through a window three type sizes round it as the
+// cut-letter check reads them, and a shape is the box's when its middle lies inside the box; one
+// that runs out of the window is drawing, and one whose middle is outside is a neighbour's.
 
 public import Geometry
 public import Raster
@@ -41,23 +47,27 @@ public enum LettersLeftCheck {
     /// ``share(scan:cleared:filled:box:vertical:largest:ink:lightInk:parameters:)`` from the box's reading.
     package static func share(reading r: RunOnCheck.InkReading, scan: Bitmap<RGBA8>, cleared: Bitmap<RGBA8>, filled: Bitmap<UInt8>, largest: Double) -> Double {
         let size = r.letters
-        let b = r.box, bw = b.width, bh = b.height, w = scan.width
-        let mark = r.marks(of: scan, in: b)
+        let b = r.box, w = scan.width
+        guard let win = b.expanded(by: 3 * r.letterGrid).intersection(scan.bounds) else { return 0 }
+        let ww = win.width, wh = win.height
+        let mark = r.marks(of: scan, in: win)
         var letters = 0, left = 0, largeLeft = false
-        for part in InkMask.components(width: bw, height: bh, where: { mark[$0] }) {
+        for part in InkMask.components(width: ww, height: wh, where: { mark[$0] }) {
             var x0 = Int.max, x1 = Int.min, y0 = Int.max, y1 = Int.min, taken = 0, kept = 0
             for i in part {
-                let y = i / bw, x = i - y * bw
+                let y = i / ww, x = i - y * ww
                 x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
-                let page = (b.minY + y) * w + b.minX + x
+                let page = (win.minY + y) * w + win.minX + x
                 if filled.pixels[page] != 0 {
                     taken += 1
                 } else if r.isMark(cleared.pixels[page]) {
                     kept += 1
                 }
             }
-            // Wholly inside: a shape on the box's edge may go on outside it.
-            if x0 == 0 || y0 == 0 || x1 == bw - 1 || y1 == bh - 1 { continue }
+            // Running out of the window: drawing. Its middle outside the box: a neighbour's.
+            if x0 == 0 || y0 == 0 || x1 == ww - 1 || y1 == wh - 1 { continue }
+            let midX = win.minX + (x0 + x1) / 2, midY = win.minY + (y0 + y1) / 2
+            guard b.contains(x: midX, y: midY) else { continue }
             let extent = Double(max(x1 - x0 + 1, y1 - y0 + 1))
             guard 3 * extent >= size, extent <= largest * size else { continue }
             let whole = 10 * taken < part.count && 10 * kept >= 9 * part.count

@@ -246,6 +246,7 @@ public enum PageClearing {
                 })
             }
         }
+        var back: [Int] = []
         for i in boxes.indices {
             let verdict = checkVerdict(
                 textLeft: readLeft ? textLeft[i] : nil, edges: readEdges ? edges[i] : nil, runsOn: readRunOn ? runsOn[i] : nil,
@@ -253,8 +254,17 @@ public enum PageClearing {
                 lettersLeft: readWhole ? lettersLeft[i] : nil, parameters: parameters)
             guard verdict != nil else { continue }
             if i < glyphs.count { glyphs[i].needsReview = true }
+            back.append(i)
+        }
+        // A box goes back as far as its fill may reach, its region grown by the fill's growth
+        // (18 px round the box at the defaults), which can take in a neighbour's letters: on the
+        // cover of Denslow's *Humpty Dumpty* the title went back and put back the top halves of
+        // the credit line under it, which had been judged cleared whole. The boxes that stay
+        // cleared keep their fill, as judged, over their own rectangles and the letters' halo.
+        let kept = boxes.indices.filter { !(($0 < glyphs.count) && glyphs[$0].needsReview) }.map { boxes[$0].expanded(by: p.dilation) }
+        for i in back {
             let region = i < regions.count ? regions[i] : boxes[i]
-            FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth))
+            FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth), except: kept)
         }
         return (textLeft, edges, runsOn, lineBeside, cutLetters, lettersLeft)
     }

@@ -1,6 +1,6 @@
 // LettersLeftCheck: the share of a box's letters' ink the fill left whole; a drop capital left
-// alone reads 1; specks, shapes larger than `largest` type sizes and shapes on the box's edge are
-// not letters.
+// alone reads 1; specks, shapes larger than `largest` type sizes, a neighbour's letters and drawing
+// running out of the box are not letters.
 
 @testable import ClearText
 import Geometry
@@ -73,10 +73,19 @@ import Testing
         #expect(try Self.count(big, largest: 3) == 0)
     }
 
-    /// A shape on the box's edge may go on outside it: it is the cut-letter check's.
-    @Test func shapesOnTheBoxsEdgeAreNotCounted() throws {
-        let p = Self.page(filled: [1, 2, 3, 4]) { $0.fill(PixelRect(x: 30, y: 60, width: 10, height: 3), with: R.ink) }
-        // Glyph 0 now reaches past the box's left side (x = 36).
-        #expect(try Self.count(p) == 0)
+    /// A tight box has letters on its edge (a Q's tail, a drop capital at the block's side): a
+    /// shape across the edge whose middle lies inside the box is its letter, and left whole it
+    /// counts. One whose middle lies outside is a neighbour's; one that runs on out of the window
+    /// three type sizes round the box (a rule, a frame) is drawing.
+    @Test func lettersAcrossTheBoxsEdgeAreFollowedOutOfIt() throws {
+        // Glyph 0 reaches past the box's left side (x = 36) to x = 30: its middle is inside.
+        let tail = Self.page(filled: [1, 2, 3, 4]) { $0.fill(PixelRect(x: 30, y: 60, width: 10, height: 3), with: R.ink) }
+        #expect(try Self.count(tail) > 0.2)
+        // A neighbour's letter left of the box, touching it: its middle is outside.
+        let neighbour = Self.page(filled: [0, 1, 2, 3, 4]) { R.glyph(&$0, 27, 60) }
+        #expect(try Self.count(neighbour) == 0)
+        // A rule across the box's line, running out of the window both ways.
+        let rule = Self.page(filled: [0, 1, 2, 3, 4]) { $0.fill(PixelRect(x: 0, y: 64, width: 240, height: 2), with: R.ink) }
+        #expect(try Self.count(rule) == 0)
     }
 }

@@ -64,3 +64,31 @@ import Testing
         #expect(out.runsOn.isEmpty || out.runsOn.allSatisfy { $0 == nil })
     }
 }
+
+/// A box that goes back to the scan goes back as far as its fill may reach (its region grown by
+/// the fill's growth), which can take in the line under it: the neighbour judged cleared whole
+/// keeps its fill over its own rectangle.
+@Suite struct NeighbourRestoreTests {
+    typealias P = RunOnCheckPageTests
+
+    @Test func aBoxGoingBackLeavesItsClearedNeighbourWhole() throws {
+        var (scan, short) = P.page(taken: 7)
+        // A second line of five letters 8 px under the first, boxed whole (its box starts a pixel under the first box; the first goes back 6 px past its own).
+        for k in 0..<5 {
+            let x = 40 + 16 * k, y = 80
+            scan.fill(PixelRect(x: x, y: y, width: 3, height: 12), with: P.navy)
+            scan.fill(PixelRect(x: x + 9, y: y, width: 3, height: 12), with: P.navy)
+            scan.fill(PixelRect(x: x, y: y + 5, width: 12, height: 2), with: P.navy)
+        }
+        let below = PixelRect(x: 36, y: 77, width: 16 * 5 + 2, height: 20)
+        let out = try PageClearing.clear(page: scan, boxes: [short, below], maskFile: nil, source: "p.png", infill: InFill())
+        #expect(out.glyphs.map(\.needsReview) == [true, false])
+        #expect(P.unchanged(out.image, scan, in: short))
+        // Every letter of the line below is gone, top to bottom.
+        var left = 0
+        for y in below.minY..<below.maxY {
+            for x in below.minX..<below.maxX where out.image.pixels[y * scan.width + x] == P.navy { left += 1 }
+        }
+        #expect(left == 0, "\(left) px of the cleared line's letters put back")
+    }
+}
