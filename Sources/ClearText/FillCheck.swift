@@ -120,7 +120,8 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
 
 public enum FillCheck {
     /// The share of the text in `box` that `cleared` still shows, or nil when the box gives no
-    /// reading (too little filled, too little contrast between ink and ground, too little ink).
+    /// reading (too little contrast between ink and ground, too little ink or ground). A box
+    /// nothing was filled in reads how much of its text is there, as any other.
     /// `filled` is non-zero where the fill changed the page; `others` are the page's other boxes
     /// (left out of the ring, which reads the surround's own rate of ink-like pixels).
     ///
@@ -141,16 +142,17 @@ public enum FillCheck {
         let w = scan.width
         // Ink: the scan under the independent reading. Ground: the scan neither ink nor filled.
         var groundPixels: [RGBA8] = [], inkPixels: [RGBA8] = []
-        var filledCount = 0
         for y in b.minY..<b.maxY {
             for x in b.minX..<b.maxX {
                 let i = y * w + x
                 let isFilled = filled.pixels[i] != 0
-                if isFilled { filledCount += 1 }
                 if inkMask.pixels[i] != 0 { inkPixels.append(scan.pixels[i]) } else if !isFilled { groundPixels.append(scan.pixels[i]) }
             }
         }
-        guard filledCount >= p.minimumInk, inkPixels.count >= p.minimumInk, groundPixels.count >= p.minimumInk else { return nil }
+        // A box the fill did not touch is read too: its letters are all still there when the mask
+        // it was given lost them to a neighbour's judgement (a box lying in a drawing that held
+        // it), and ClearText would set its text again over the print.
+        guard inkPixels.count >= p.minimumInk, groundPixels.count >= p.minimumInk else { return nil }
         let ground = median(groundPixels), ink = median(inkPixels)
         let d = SIMD3(ink.x - ground.x, ink.y - ground.y, ink.z - ground.z)
         let n2 = (d * d).sum()

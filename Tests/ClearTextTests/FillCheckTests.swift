@@ -94,6 +94,17 @@ import Testing
         #expect(fromDetector > 0.9, "\(fromDetector)")
     }
 
+    /// Seen on Crane's *Baby's Bouquêt* title page: a box's mask went to an overlapping box
+    /// that lay in a drawing, so nothing in it was filled. Its words are all still printed, and
+    /// ClearText would set them again over the print: the box reads as all its text left.
+    @Test func aBoxNothingWasFilledInReadsAllItsTextLeft() throws {
+        let (scan, letters) = Self.page { _, _ in Self.paper }
+        let nothing = Bitmap<UInt8>(width: scan.width, height: scan.height, fill: 0)
+        let left = try #require(FillCheck.textLeft(scan: scan, cleared: scan, filled: nothing, box: Self.box, others: [], ink: letters))
+        #expect(left > 0.95, "\(left)")
+        #expect(left >= FillCheckParameters().textLeft)
+    }
+
     @Test func inkLikeTheArtAroundIsNotCountedAsText() throws {
         // Navy specks all over the ground at the same rate inside and outside the box: the ring
         // reads the rate and takes it off, so a clean fill of the letters leaves no text.
@@ -135,13 +146,13 @@ import Testing
         #expect(judged < 0.05, "\(judged)")
     }
 
-    @Test func noReadingWithoutContrastOrFill() {
+    @Test func noReadingWithoutContrastOrInk() {
         let (scan, letters) = Self.page { _, _ in Self.navy }  // letters as dark as the ground
         let fill = Self.grown(letters, by: 2)
         #expect(FillCheck.textLeft(scan: scan, cleared: scan, filled: fill, box: Self.box, others: [], ink: letters) == nil)
         let (paperScan, _) = Self.page { _, _ in Self.paper }
-        let nothing = Bitmap<UInt8>(width: scan.width, height: scan.height, fill: 0)
-        #expect(FillCheck.textLeft(scan: paperScan, cleared: paperScan, filled: nothing, box: Self.box, others: [], ink: letters) == nil)
+        let noInk = Bitmap<UInt8>(width: scan.width, height: scan.height, fill: 0)
+        #expect(FillCheck.textLeft(scan: paperScan, cleared: paperScan, filled: fill, box: Self.box, others: [], ink: noInk) == nil)
         let outside = PixelRect(x: 500, y: 500, width: 10, height: 10)
         #expect(FillCheck.textLeft(scan: paperScan, cleared: paperScan, filled: fill, box: outside, others: [], ink: letters) == nil)
     }
