@@ -13,6 +13,9 @@ public enum ReviewReason: String, Sendable, Hashable, CaseIterable, CustomString
     case textLeft
     /// The fill made edges the box's ground does not have.
     case edgesMade
+    /// The fill shaded the box's ground towards its ink: smears, ghosts of letters, a frame or
+    /// a divider carried into the box.
+    case smeared
     /// The box's line runs on past its end: clearing it left a half word beside it.
     case runsOn
     /// A line of text in no box lies right beside the box (the rest of its block, which the
@@ -29,6 +32,7 @@ public enum ReviewReason: String, Sendable, Hashable, CaseIterable, CustomString
         case .joinedToDrawing: "letters of it touch a drawing's strokes (clearing the others would leave half words)"
         case .textLeft: "the fill left its text on the page (the mask missed letters, or took the art across them)"
         case .edgesMade: "the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)"
+        case .smeared: "the fill left smears on its ground (a shade of the ink: ghosts of letters, a band or a line beside the box carried into it)"
         case .runsOn: "its line runs on past the box (clearing it would leave half a word beside it)"
         case .lineBeside: "a line of text in no box lies beside it (clearing it would leave half of its block)"
         case .lettersCut: "letters reach past the box (clearing it would leave pieces of them: ascenders, descenders, a neighbour's tails)"

@@ -42,6 +42,16 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
     /// Edge strength (Sobel magnitude of 8-bit luma) added to the ground's: what JPEG noise and
     /// paper grain give a flat ground, so a fill over flat paper is not judged against zero.
     public var edgeFloor: Double = 8
+    /// The share of a box's filled pixels the fill shaded towards the text's ink beyond the
+    /// ground's own reach (``SmearCheck``), at which the box goes back to the scan: smears a
+    /// reader sees on the ground (a grey band bridged across a white strip, a frame or divider
+    /// carried into the hole, a letter's shadow). The run-on check's bar, 5 %; decided on
+    /// RealCorpus and NDL boxes looked at one by one (Documentation/ClearText.md, "Smears").
+    /// 0 turns this reading off.
+    public var smears: Double = 0.05
+    /// How far past the ground's own reach towards the ink (a share of the way from ground to
+    /// ink) a filled pixel must lie to count as shaded by the fill.
+    public var smearShade: Double = 0.2
     /// Glyph-sized marks of the text's darkness left along the ends of a box's lines, over the
     /// pixels filled in it (``RunOnCheck/share(scan:cleared:filled:box:vertical:boxes:parameters:)``),
     /// at which the box goes back to the scan: its line ran on past the box and the fill left a
@@ -83,6 +93,8 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         case "cutLetters": cutLetters = value
         case "lettersLeft": lettersLeft = value
         case "letterLargest": letterLargest = value
+        case "smears": smears = value
+        case "smearShade": smearShade = value
         default: return false
         }
         return true
@@ -102,6 +114,10 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
         if !(lineBeside >= 0 && lineBeside.isFinite) {
             throw .invalidParameter(name: "lineBeside", reason: "must be finite and ≥ 0, got \(lineBeside)")
         }
+        if !(smears >= 0 && smears.isFinite) { throw .invalidParameter(name: "smears", reason: "must be finite and ≥ 0, got \(smears)") }
+        if !(smearShade >= 0 && smearShade.isFinite) {
+            throw .invalidParameter(name: "smearShade", reason: "must be finite and ≥ 0, got \(smearShade)")
+        }
         if !(lettersLeft >= 0 && lettersLeft.isFinite) {
             throw .invalidParameter(name: "lettersLeft", reason: "must be finite and ≥ 0, got \(lettersLeft)")
         }
@@ -114,7 +130,7 @@ public struct FillCheckParameters: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor) runOn=\(runOn) lineBeside=\(lineBeside) cutLetters=\(cutLetters) lettersLeft=\(lettersLeft) letterLargest=\(letterLargest)"
+        "textLeft=\(textLeft) contrast=\(minimumContrast) ink=\(minimumInk) unchanged=\(unchangedLevels) edges=\(edgesMade) edgeFloor=\(edgeFloor) smears=\(smears)/\(smearShade) runOn=\(runOn) lineBeside=\(lineBeside) cutLetters=\(cutLetters) lettersLeft=\(lettersLeft) letterLargest=\(letterLargest)"
     }
 }
 

@@ -38,6 +38,10 @@ public struct ClearedPage: Sendable {
     /// nil where the box gave no reading; empty when not read (`fileOnly`, or the reading off).
     /// A box at or over the bar went back to the scan and `needsReview`.
     public var edgesMade: [Double?]
+    /// Per box, the share of its filled pixels the fill shaded towards its ink beyond the
+    /// ground's own reach (``SmearCheck``), nil where the box gave no reading; empty when not read
+    /// (no mask file). A box at or over the bar went back to the scan and `needsReview`.
+    public var smears: [Double?]
     /// Per box, the glyph-sized marks its fill left along the ends of its lines, over the pixels
     /// filled in it (``RunOnCheck``), nil where the box gave no reading; empty when not read.
     /// A box at or over the bar went back to the scan and `needsReview`.
@@ -187,16 +191,16 @@ public enum PageClearing {
         // box the glyph filter could not judge is. Without a mask file there is no reading of
         // the ink independent of the fill's, and only the edges are read.
         // `fileOnly` scores the in-fill by itself: nothing is checked or put back.
-        let (textLeft, edges, runsOn, lineBeside, cutLetters, lettersLeft) = fileOnly ? ([], [], [], [], [], []) : checkFills(
+        let (textLeft, edges, smears, runsOn, lineBeside, cutLetters, lettersLeft) = fileOnly ? ([], [], [], [], [], [], []) : checkFills(
             scan: image, cleared: &cleared, fill: &fill, boxes: boxes, vertical: vertical, lightInk: lightInk, regions: regions,
             glyphs: &glyphs, ink: detectorInk, infill: infill.parameters, parameters: checkParameters)
         let t3 = DispatchTime.now()
         func ms(_ a: DispatchTime, _ b: DispatchTime) -> Double { Double(b.uptimeNanoseconds - a.uptimeNanoseconds) / 1e6 }
         return ClearedPage(
-            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges, runsOn: runsOn,
+            image: cleared, fill: fill, regions: reports, glyphs: glyphs, textLeft: textLeft, edgesMade: edges, smears: smears, runsOn: runsOn,
             lineBeside: lineBeside, cutLetters: cutLetters, lettersLeft: lettersLeft,
             reviewReasons: reviewReasons(
-                drawing: drawn, joined: joined, textLeft: textLeft, edges: edges, runsOn: runsOn, lineBeside: lineBeside,
+                drawing: drawn, joined: joined, textLeft: textLeft, edges: edges, smears: smears, runsOn: runsOn, lineBeside: lineBeside,
                 cutLetters: cutLetters, lettersLeft: lettersLeft, flagged: glyphs.map(\.needsReview),
                 parameters: checkParameters),
             maskKind: maskKind,
@@ -213,12 +217,16 @@ public enum PageClearing {
         scan: Bitmap<RGBA8>, cleared: inout Bitmap<RGBA8>, fill: inout Bitmap<UInt8>, boxes: [PixelRect], vertical: [Bool] = [],
         lightInk: [Bool?] = [], regions: [PixelRect], glyphs: inout [GlyphFilterReport], ink: Bitmap<UInt8>?, infill p: InFillParameters,
         parameters: FillCheckParameters
-    ) -> (textLeft: [Double?], edges: [Double?], runsOn: [Double?], lineBeside: [Double?], cutLetters: [Double?], lettersLeft: [Double?]) {
-        var textLeft: [Double?] = [], edges: [Double?] = [], runsOn: [Double?] = [], lineBeside: [Double?] = []
+    ) -> (
+        textLeft: [Double?], edges: [Double?], smears: [Double?], runsOn: [Double?], lineBeside: [Double?], cutLetters: [Double?],
+        lettersLeft: [Double?]
+    ) {
+        var textLeft: [Double?] = [], edges: [Double?] = [], smears: [Double?] = [], runsOn: [Double?] = [], lineBeside: [Double?] = []
         var cutLetters: [Double?] = [], lettersLeft: [Double?] = []
         let readLeft = ink != nil && parameters.textLeft > 0, readEdges = parameters.edgesMade > 0, readRunOn = parameters.runOn > 0
+        let readSmears = ink != nil && parameters.smears > 0
         let readBeside = parameters.lineBeside > 0, readCut = parameters.cutLetters > 0, readWhole = parameters.lettersLeft > 0
-        guard readLeft || readEdges || readRunOn || readBeside || readCut || readWhole else { return ([], [], [], [], [], []) }
+        guard readLeft || readEdges || readSmears || readRunOn || readBeside || readCut || readWhole else { return ([], [], [], [], [], [], []) }
         // Every box is read before any goes back to the scan: a box put back would otherwise
         // change what its neighbours' rings read.
         for (i, box) in boxes.enumerated() {
@@ -227,6 +235,7 @@ public enum PageClearing {
                 textLeft.append(FillCheck.textLeft(scan: scan, cleared: cleared, filled: fill, box: box, others: others, ink: ink, parameters: parameters))
             }
             if readEdges { edges.append(FillCheck.edgesMade(scan: scan, cleared: cleared, filled: fill, box: box, ink: ink, parameters: parameters)) }
+            if let ink, readSmears { smears.append(SmearCheck.share(scan: scan, cleared: cleared, filled: fill, box: box, ink: ink, parameters: parameters)) }
             // The four readings beside and inside the box start from one reading of its text's
             // ink level and type size, read once.
             guard readRunOn || readBeside || readCut || readWhole else { continue }
@@ -249,7 +258,8 @@ public enum PageClearing {
         var back: [Int] = []
         for i in boxes.indices {
             let verdict = checkVerdict(
-                textLeft: readLeft ? textLeft[i] : nil, edges: readEdges ? edges[i] : nil, runsOn: readRunOn ? runsOn[i] : nil,
+                textLeft: readLeft ? textLeft[i] : nil, edges: readEdges ? edges[i] : nil, smears: readSmears ? smears[i] : nil,
+                runsOn: readRunOn ? runsOn[i] : nil,
                 lineBeside: readBeside ? lineBeside[i] : nil, cutLetters: readCut ? cutLetters[i] : nil,
                 lettersLeft: readWhole ? lettersLeft[i] : nil, parameters: parameters)
             guard verdict != nil else { continue }
@@ -266,13 +276,14 @@ public enum PageClearing {
             let region = i < regions.count ? regions[i] : boxes[i]
             FillCheck.restore(&cleared, fill: &fill, from: scan, within: region.expanded(by: p.slack + p.dilation + p.smoothGrowth), except: kept)
         }
-        return (textLeft, edges, runsOn, lineBeside, cutLetters, lettersLeft)
+        return (textLeft, edges, smears, runsOn, lineBeside, cutLetters, lettersLeft)
     }
 
     /// Why each flagged box was left as scanned, in the order the rules apply: the glyph filter
     /// before the fill, then the check's readings after it.
     static func reviewReasons(
-        drawing: [Bool], joined: [Bool] = [], textLeft: [Double?], edges: [Double?], runsOn: [Double?] = [], lineBeside: [Double?] = [],
+        drawing: [Bool], joined: [Bool] = [], textLeft: [Double?], edges: [Double?], smears: [Double?] = [], runsOn: [Double?] = [],
+        lineBeside: [Double?] = [],
         cutLetters: [Double?] = [], lettersLeft: [Double?] = [], flagged: [Bool],
         parameters: FillCheckParameters
     ) -> [ReviewReason?] {
@@ -281,6 +292,7 @@ public enum PageClearing {
             if i < drawing.count, drawing[i] { return i < joined.count && joined[i] ? .joinedToDrawing : .inDrawing }
             return checkVerdict(
                 textLeft: i < textLeft.count ? textLeft[i] : nil, edges: i < edges.count ? edges[i] : nil,
+                smears: i < smears.count ? smears[i] : nil,
                 runsOn: i < runsOn.count ? runsOn[i] : nil, lineBeside: i < lineBeside.count ? lineBeside[i] : nil,
                 cutLetters: i < cutLetters.count ? cutLetters[i] : nil, lettersLeft: i < lettersLeft.count ? lettersLeft[i] : nil,
                 parameters: parameters)
@@ -290,12 +302,13 @@ public enum PageClearing {
     /// The check's verdict on one box from its readings (nil where not read): text left, else
     /// edges made, else the line running on, else a line beside, else letters cut — a reading under its bar, or turned off, is no reason.
     static func checkVerdict(
-        textLeft: Double?, edges: Double?, runsOn: Double? = nil, lineBeside: Double? = nil, cutLetters: Double? = nil,
+        textLeft: Double?, edges: Double?, smears: Double? = nil, runsOn: Double? = nil, lineBeside: Double? = nil, cutLetters: Double? = nil,
         lettersLeft: Double? = nil, parameters p: FillCheckParameters
     ) -> ReviewReason? {
         if let l = textLeft, p.textLeft > 0, l >= p.textLeft { return .textLeft }
         if let n = lettersLeft, p.lettersLeft > 0, n >= p.lettersLeft { return .textLeft }
         if let e = edges, p.edgesMade > 0, e >= p.edgesMade { return .edgesMade }
+        if let s = smears, p.smears > 0, s >= p.smears { return .smeared }
         if let r = runsOn, p.runOn > 0, r >= p.runOn { return .runsOn }
         if let l = lineBeside, p.lineBeside > 0, l >= p.lineBeside { return .lineBeside }
         if let c = cutLetters, p.cutLetters > 0, c >= p.cutLetters { return .lettersCut }

@@ -87,7 +87,7 @@ import Testing
         var glyphs = [report, report]
         var textOnly = FillCheckParameters()
         textOnly.edgesMade = 0
-        let (readings, edges, _, _, _, _) = PageClearing.checkFills(
+        let (readings, edges, _, _, _, _, _) = PageClearing.checkFills(
             scan: scan, cleared: &cleared, fill: &fill, boxes: [fence, clean], regions: [fence, clean], glyphs: &glyphs,
             ink: letters, infill: InFillParameters(), parameters: textOnly)
         #expect((readings[0] ?? 0) > 0.9, "\(readings)")
@@ -153,7 +153,7 @@ import Testing
         var (scan, cleared, fill, _) = Self.outlinedPage(width: width)
         let report = GlyphFilterReport(region: Self.box, glyphSize: 26, keptPixels: 1, droppedPixels: 0, needsReview: false)
         var glyphs = [report]
-        let (_, edges, _, _, _, _) = PageClearing.checkFills(
+        let (_, edges, _, _, _, _, _) = PageClearing.checkFills(
             scan: scan, cleared: &cleared, fill: &fill, boxes: [Self.box], regions: [Self.box], glyphs: &glyphs,
             ink: nil, infill: InFillParameters(), parameters: FillCheckParameters())
         let made = try #require(edges.first ?? nil)
@@ -180,6 +180,15 @@ import Testing
         off.edgesMade = 0
         #expect(PageClearing.reviewReasons(drawing: [false], textLeft: [], edges: [5], flagged: [true], parameters: off) == [nil])
         #expect(ReviewReason.edgesMade.description.contains("edges"))
+        // Smears come after edges, and at their own bar.
+        let smeared = PageClearing.reviewReasons(
+            drawing: [false, false, false], textLeft: [0.1, 0.1, 0.1], edges: [2, 0.4, 0.4], smears: [0.5, 0.5, 0.01],
+            flagged: [true, true, false], parameters: p)
+        #expect(smeared == [.edgesMade, .smeared, nil])
+        var noSmears = p
+        noSmears.smears = 0
+        #expect(PageClearing.checkVerdict(textLeft: nil, edges: nil, smears: 0.9, parameters: noSmears) == nil)
+        #expect(ReviewReason.smeared.description.contains("smears"))
     }
 
     /// A box the glyph filter leaves as scanned stays exactly as scanned: the estimate's fringe

@@ -26,6 +26,8 @@
       'Check the box holds the whole text and run clear again; over busy art it may stay as scanned.'],
     edgesMade: ['the fill made edges its ground does not have (letters left in pieces or as outlines, streaks, blotches)',
       'Check the box holds the whole text and run clear again; over busy art it may stay as scanned.'],
+    smeared: ['the fill left smears on its ground (a shade of the ink: ghosts of letters, a band or a line beside the box carried into it)',
+      'Check the box holds the whole text and nothing of the drawing beside it, and run clear again; over busy art it may stay as scanned.'],
     runsOn: ['its line runs on past the box (clearing it would leave half a word beside it)',
       'Widen the box to take in the whole line, and run clear again.'],
     lineBeside: ['a line of text in no box lies beside it (clearing it would leave half of its block)',

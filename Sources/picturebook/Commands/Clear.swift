@@ -123,7 +123,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/9 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
+        let fingerprintBase = "clear/10 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
@@ -152,7 +152,7 @@ struct Clear: ParsableCommand {
                 maskMilliseconds: result.maskMilliseconds, infillMilliseconds: result.infillMilliseconds,
                 filledPixels: reports.reduce(0) { $0 + $1.filledPixels },
                 methods: reports.map(\.method.rawValue), textLeft: result.textLeft, edgesMade: result.edgesMade,
-                runsOn: result.runsOn, lineBeside: result.lineBeside, cutLetters: result.cutLetters,
+                smears: result.smears, runsOn: result.runsOn, lineBeside: result.lineBeside, cutLetters: result.cutLetters,
                 lettersLeft: result.lettersLeft))
             return .written
         }
@@ -219,6 +219,7 @@ struct PageStats: Encodable {
     /// Per box, the readings of the check after the fill (null where a box gave none).
     var textLeft: [Double?]
     var edgesMade: [Double?]
+    var smears: [Double?]
     var runsOn: [Double?]
     var lineBeside: [Double?]
     var cutLetters: [Double?]
