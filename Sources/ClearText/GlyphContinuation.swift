@@ -24,6 +24,9 @@ import Geometry
 import Raster
 
 extension GlyphFilter {
+    /// How far from the ground towards the type's ink (a share of the way) a pixel joined to ink
+    /// at half-way is still followed as ink.
+    static let faintInk: Float = 1.0 / 3
     /// Region-local flags (row-major over `region`, which lies inside the page; `mask` is
     /// page-sized, non-zero on the type's ink): true on the pixels of `region` whose
     /// page ink is joined to ink reaching `distance` px or more beyond `region`, without passing
@@ -124,7 +127,11 @@ extension GlyphFilter {
         // colour art the greens and browns of a drawing are not followed, only what is drawn in
         // the type's own ink. Other text boxes' letters (their masked pixels, outside this box)
         // are taken out; a drawing's strokes through those boxes are not.
-        var member = [Bool](repeating: false, count: ww * wh)
+        // A drawing's hairline is often fainter than the type (NDL 3508165_11: a dial's arc and a
+        // divider at a third of the way to the ink, broken into pieces at half-way), so ink is
+        // followed by hysteresis: pixels a third of the way or more, of the type's colour, in a
+        // piece that holds ink at half-way or more. Faint marks alone (grain, a wash) are not ink.
+        var member = [Bool](repeating: false, count: ww * wh), strong = member
         page.pixels.withUnsafeBufferPointer { p in
             for y in 0..<wh {
                 let row = (window.minY + y) * page.width + window.minX
@@ -132,10 +139,16 @@ extension GlyphFilter {
                     let q = p[row + x]
                     let v = SIMD3<Float>(Float(q.r), Float(q.g), Float(q.b))
                     let a = ((v - ground) * e).sum() / ee
-                    guard a >= 0.5 else { continue }
+                    guard a >= Self.faintInk else { continue }
                     let d = v - (ground + min(a, 1.5) * e)
                     member[y * ww + x] = abs(d.x) + abs(d.y) + abs(d.z) <= tolerance
+                    strong[y * ww + x] = member[y * ww + x] && a >= 0.5
                 }
+            }
+        }
+        if Self.faintInk < 0.5 {
+            for part in InkMask.components(width: ww, height: wh, where: { member[$0] }) where !part.contains(where: { strong[$0] }) {
+                for i in part { member[i] = false }
             }
         }
         for o in others {

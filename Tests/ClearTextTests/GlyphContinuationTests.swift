@@ -54,6 +54,34 @@ import Testing
         return n
     }
 
+    /// NDL 3508165_11: a dial's arc and a divider drawn at about a third of the way from the paper
+    /// to the type's ink run through a small box of two characters. At half-way (the ink the
+    /// type is made of) the arc breaks into pieces none of which runs out of the box, and the
+    /// fill took it with the letters. Faint ink joined to ink is followed: the letter it touches
+    /// runs out of the box; faint marks on their own are not ink.
+    @Test func aFaintLineJoinedToALetterIsFollowedOutOfTheBox() {
+        let box = PixelRect(x: 100, y: 100, width: 24, height: 24)
+        var page = Bitmap<RGBA8>(width: 240, height: 240, fill: Self.paper)
+        func shade(_ t: Double) -> RGBA8 {
+            func c(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8(Double(a) + t * (Double(b) - Double(a))) }
+            return RGBA8(r: c(Self.paper.r, Self.ink.r), g: c(Self.paper.g, Self.ink.g), b: c(Self.paper.b, Self.ink.b))
+        }
+        // A letter in the box, and a hairline at 40 % from its right side out across the page.
+        page.fill(PixelRect(x: 104, y: 104, width: 10, height: 14), with: Self.ink)
+        page.fill(PixelRect(x: 114, y: 110, width: 120, height: 1), with: shade(0.4))
+        // A second hairline, as faint, crossing the box's lower part and touching no ink.
+        page.fill(PixelRect(x: 0, y: 121, width: 240, height: 1), with: shade(0.4))
+        var mask = Bitmap<UInt8>(width: 240, height: 240, fill: 0)
+        mask.fill(PixelRect(x: 104, y: 104, width: 10, height: 14), with: 255)
+        mask.fill(PixelRect(x: 114, y: 110, width: 10, height: 1), with: 255)
+        let out = GlyphFilter.inkRunningOut(page: page, mask: mask, region: box, others: [], distance: 12)
+        #expect(out.count == box.width * box.height)
+        let at = { (x: Int, y: Int) in out[(y - box.minY) * box.width + x - box.minX] }
+        #expect(at(108, 110), "the letter joined to the hairline runs out")
+        #expect(at(120, 110), "the hairline itself")
+        #expect(!at(110, 121), "a faint line touching no ink is not followed")
+    }
+
     @Test func aNumeralOnADrawnScaleLeavesTheScaleOnThePage() {
         let s = Self.scene()
         #expect(s.rails.allSatisfy { Self.count(s.mask, in: $0) > 0 })  // the case is real: the mask holds the rails
