@@ -52,7 +52,18 @@ public enum SmearCheck {
             }
         }
         guard inkPixels.count >= p.minimumInk, groundPixels.count >= p.minimumInk, filledPixels.count >= p.minimumInk else { return nil }
-        let ground = FillCheck.median(groundPixels), ink = FillCheck.median(inkPixels)
+        let ground = FillCheck.median(groundPixels)
+        var ink = FillCheck.median(inkPixels)
+        if ((ink - ground) * (ink - ground)).sum() < p.minimumContrast * p.minimumContrast {
+            // Small type on a coarse scan is mostly the mask's rim, and its median lies near the
+            // paper: the ink is then read from its strongest quarter, the darkest masked pixels
+            // or the lightest, whichever lies farther from the ground.
+            inkPixels.sort { $0.luma < $1.luma }
+            let quarter = max(1, inkPixels.count / 4)
+            let darkest = FillCheck.median(Array(inkPixels.prefix(quarter))), lightest = FillCheck.median(Array(inkPixels.suffix(quarter)))
+            let toDark = darkest - ground, toLight = lightest - ground
+            ink = (toDark * toDark).sum() >= (toLight * toLight).sum() ? darkest : lightest
+        }
         let d = ink - ground
         let n2 = (d * d).sum()
         guard n2 >= p.minimumContrast * p.minimumContrast else { return nil }

@@ -70,6 +70,20 @@ import Testing
         #expect(some >= FillCheckParameters().smears, "\(some)")
     }
 
+    /// Small type on a coarse scan: the detector's mask is mostly the strokes' rim, and its
+    /// median is nearly the paper. The ink is read from the mask's darkest quarter, so such a box
+    /// is read too (eight boxes of *Under the Window* and *The Real Mother Goose* gave no reading).
+    @Test func hairlineTypeUnderAWideMaskIsRead() throws {
+        let (scan, letters) = Page.page { _, _ in Page.paper }
+        // One-pixel strokes in the middle of each 4-pixel letter; the mask stays 4 px wide.
+        var thin = scan
+        for i in letters.pixels.indices where letters.pixels[i] != 0 && (i % scan.width) % 4 != 1 { thin.pixels[i] = Page.paper }
+        let fill = Page.grown(letters, by: 2)
+        let smeared = Self.filled(thin, fill) { x, _ in x % 12 < 5 ? RGBA8(r: 120, g: 122, b: 130) : Page.paper }
+        let share = try #require(SmearCheck.share(scan: thin, cleared: smeared, filled: fill, box: Page.box, ink: Page.grown(letters, by: 1)))
+        #expect(share >= FillCheckParameters().smears, "\(share)")
+    }
+
     @Test func noReadingWithoutFillInkOrContrast() {
         let (scan, letters) = Page.page { _, _ in Page.paper }
         let nothing = Bitmap<UInt8>(width: scan.width, height: scan.height, fill: 0)

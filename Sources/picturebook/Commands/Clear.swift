@@ -123,7 +123,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/11 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
+        let fingerprintBase = "clear/12 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)
