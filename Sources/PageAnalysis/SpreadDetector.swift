@@ -72,6 +72,12 @@ public struct SpreadParameters: Sendable, Hashable {
     /// (Documentation/PageAnalysis.md, "Blank edges refused by the outline test too"). 0: off. The
     /// profile test, which needs the halves to meet exactly, is not gated.
     public var outlineMinimumEdgeDeviation = 4.0
+    /// The largest ratio of the two pages' heights for a pair to be one picture across the fold:
+    /// the halves of a printed spread are as tall as each other but for trimming and a scan's
+    /// crop, and the profiles are compared in bins of each page's own height, so two plates of
+    /// different sizes are stretched onto each other (Brooke's *Johnny Crow's Garden*: a plate
+    /// 320 px tall taken as the other half of one 185 px tall). 0: off.
+    public var maximumHeightRatio = 1.1
 
     public init() {}
 
@@ -86,6 +92,7 @@ public struct SpreadParameters: Sendable, Hashable {
         case "fieldMinimumEdgeDeviation": extrapolation.minimumEdgeDeviation = value
         case "outlineMinimumEdgeDeviation": outlineMinimumEdgeDeviation = value
         case "fieldEnabled": extrapolation.isEnabled = value != 0
+        case "maximumHeightRatio": maximumHeightRatio = value
         default: return false
         }
         return true
@@ -101,6 +108,8 @@ public struct PageEdges: Sendable {
     var right: EdgeProfile
     var seam: SeamEdges
     var field: FieldEdges
+    /// The page's height in pixels (0 when not known).
+    var height = 0
 
     /// Bytes held for this page (array storage, not counting allocator rounding).
     public var byteCount: Int {
@@ -185,7 +194,8 @@ public struct SpreadDetector: Sendable {
             left: EdgeProfile(profile(of: page, atRightEdge: false)), right: EdgeProfile(profile(of: page, atRightEdge: true)),
             seam: SeamContinuity(parameters: parameters.seam).edges(of: page),
             field: parameters.extrapolation.isEnabled ? SeamExtrapolation(parameters: parameters.extrapolation).edges(of: page)
-                : FieldEdges(left: .empty, right: .empty))
+                : FieldEdges(left: .empty, right: .empty),
+            height: page.height)
     }
 
     /// Compares the right edge of the page on the left with the left edge of the page on the right.
@@ -232,6 +242,11 @@ public struct SpreadDetector: Sendable {
                   let left = pages[candidate.left], let right = pages[candidate.right]
             else { return SpreadEvidence(correlation: -1, colorDifference: .infinity, structure: 0, isSpread: false) }
             var e = evidence(left: left, right: right)
+            let ratio = Double(max(left.height, right.height)) / Double(max(1, min(left.height, right.height)))
+            if parameters.maximumHeightRatio > 0, left.height > 0, right.height > 0, ratio > parameters.maximumHeightRatio {
+                e.isSpread = false
+                return e
+            }
             // Without outlines on both edges there is nothing to continue: blank margins, the
             // soft edge of a vignette and scanner borders correlate by accident. This holds for
             // the colour field too: without it, the field measure took blank-edged vignettes.

@@ -71,6 +71,29 @@ import Testing
         #expect(!detector.evidence(left: pages[panorama], right: pages[panorama + 1]).isSpread)
     }
 
+    /// Two plates of different sizes are not one picture across the fold, however well their
+    /// edges' profiles (taken in bins of each page's own height) agree: the panorama's right half,
+    /// squashed to 60 % of its height, is refused; at 95 % (a scan's crop) it is still found.
+    @Test(arguments: [(0.6, false), (0.95, true)])
+    func halvesOfDifferentHeightsAreNotASpread(scale: Double, found: Bool) {
+        let detector = SpreadDetector()
+        var (pages, panorama) = Self.book()
+        let right = pages[panorama + 1]
+        let h = Int(Double(right.height) * scale)
+        pages[panorama + 1] = Bitmap(width: right.width, height: h, pixels: (0..<(right.width * h)).map { i in
+            let x = i % right.width, y = i / right.width
+            return right.pixels[min(right.height - 1, y * right.height / h) * right.width + x]
+        })
+        let edges = pages.map { Optional(detector.edges(of: $0)) }
+        let candidates = (0..<(pages.count - 1)).map { (left: $0, right: $0 + 1) }
+        let verdicts = detector.findSpreads(pages: edges, candidates: candidates)
+        #expect(verdicts[panorama].isSpread == found, "\(verdicts[panorama])")
+        var off = detector
+        off.parameters.maximumHeightRatio = 0
+        let unchecked = off.findSpreads(pages: edges, candidates: candidates)
+        #expect(unchecked[panorama].isSpread, "the squashed half still continues its partner's outlines: \(unchecked[panorama])")
+    }
+
     @Test func theSameHalvesSwappedAreNotASpread() {
         let detector = SpreadDetector()
         var (pages, panorama) = Self.book()
