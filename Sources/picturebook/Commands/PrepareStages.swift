@@ -132,7 +132,7 @@ enum PrepareStages {
 
     static func analyze(jobs: Int) -> LibraryStage {
         LibraryStage(
-            name: "analyze", version: "analyze/2 \(AnalysisParameters()) \(DetectorChoice.autoIdentity()) language=en", readsManifest: false,
+            name: "analyze", version: "analyze/3 \(AnalysisParameters()) \(DetectorChoice.autoIdentity()) language=en", readsManifest: false,
             outputFolders: { [BookDirectory.maskFolder(in: $0.directory)] }
         ) { request in
             // Analyze has no up-to-date check of its own: the stage record is what skips it.
