@@ -146,10 +146,8 @@ extension GlyphFilter {
                 }
             }
         }
-        if Self.faintInk < 0.5 {
-            for part in InkMask.components(width: ww, height: wh, where: { member[$0] }) where !part.contains(where: { strong[$0] }) {
-                for i in part { member[i] = false }
-            }
+        for part in InkMask.components(width: ww, height: wh, where: { member[$0] }) where !part.contains(where: { strong[$0] }) {
+            for i in part { member[i] = false }
         }
         for o in others {
             guard let cut = o.intersection(window) else { continue }

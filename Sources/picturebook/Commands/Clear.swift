@@ -11,6 +11,10 @@ import Raster
 
 /// `picturebook clear`: every page with its printed text in-filled away.
 struct Clear: ParsableCommand {
+    /// The version of clearing's rules, at the head of every output's fingerprint and of the
+    /// prepare stage's record: bumped when a rule changes what a page becomes.
+    static let rulesVersion = "clear/12"
+
     static let configuration = CommandConfiguration(
         abstract: "Write every page with its text removed (in-filled), for re-typesetting.",
         discussion: """
@@ -123,7 +127,7 @@ struct Clear: ParsableCommand {
         let fillMasks = self.fillMasks, force = self.force, maskOnly = self.maskOnly
         let statsLines = StatsSink(path: stats)
         let reviews = ReviewSink()
-        let fingerprintBase = "clear/12 \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
+        let fingerprintBase = "\(Self.rulesVersion) \(params) mask=\(maskDir ?? "estimate")\(maskOnly ? " only" : "") \(maskParams) check: \(checkParams) glyphs: \(glyphParams.key)"
 
         let outcome = job.forEachPage(jobs: jobs) { page, source in
             let stem = BookJob.stem(page.image)

@@ -143,7 +143,7 @@ enum PrepareStages {
 
     static func clear(jobs: Int) -> LibraryStage {
         LibraryStage(
-            name: "clear", version: "clear/12 \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters())", readsManifest: true,
+            name: "clear", version: "\(Clear.rulesVersion) \(InFillParameters()) \(InkMaskParameters()) \(FillCheckParameters())", readsManifest: true,
             inputFolders: ["masks"], outputFolders: { [$0.directory + "/clear"] }
         ) { request in
             // `redo` after a run killed inside this stage: pages cleared before the kill are current
